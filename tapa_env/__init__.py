@@ -1,0 +1,26 @@
+"""Tapa (Plakoto): the exact rules in a batched engine.
+
+Positions are always seen from the side to move (shared/RULES.md, "Board and frame").
+"""
+
+from .game import legal_afterstates, outcome
+from .layout import ROW_WIDTH, flip, initial_rows
+from .movegen import generate_afterstates
+from .outcome import Outcome, outcomes
+from .position import Position, PositionError
+from .rules import DEFAULT_RULES, Rules
+
+__all__ = [
+    "DEFAULT_RULES",
+    "ROW_WIDTH",
+    "Outcome",
+    "Position",
+    "PositionError",
+    "Rules",
+    "flip",
+    "generate_afterstates",
+    "initial_rows",
+    "legal_afterstates",
+    "outcome",
+    "outcomes",
+]

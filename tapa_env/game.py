@@ -1,0 +1,50 @@
+"""The per-position API of shared/CONTRACT.md, a thin view over the batched engine."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .movegen import generate_afterstates
+from .outcome import Outcome, outcomes
+from .position import Position
+from .rules import DEFAULT_RULES, Rules
+
+
+def check_dice(dice: object) -> tuple[int, int]:
+    """Return ``dice`` as a pair of ints, or raise ``ValueError`` saying what is wrong."""
+    if not isinstance(dice, (tuple, list, np.ndarray)) or len(dice) != 2:
+        raise ValueError(f"dice must be a pair of integers 1-6, got {dice!r}")
+    pair = []
+    for die in dice:
+        if isinstance(die, bool) or not isinstance(die, (int, np.integer)) or not 1 <= die <= 6:
+            raise ValueError(f"dice must be a pair of integers 1-6, got {dice!r}")
+        pair.append(int(die))
+    return pair[0], pair[1]
+
+
+def legal_afterstates(
+    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+) -> list[Position]:
+    """Every distinct position the mover can reach by a complete legal play of ``dice``.
+
+    The afterstates stay in the mover's frame, in a deterministic order; ``[position]`` when
+    the mover must pass (R12).
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
+    first, second = check_dice(dice)
+    afterstates, _ = generate_afterstates(
+        position.row[None, :], np.array([[first, second]]), rules=rules
+    )
+    return [Position._trusted(row) for row in afterstates]
+
+
+def outcome(position: Position, rules: Rules = DEFAULT_RULES) -> Outcome | None:
+    """``None`` while the game goes on, else the :class:`Outcome` in ``position``'s frame."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
+    finished, value = outcomes(position.row[None, :], rules=rules)
+    if not finished[0]:
+        return None
+    points = int(abs(value[0]))
+    return Outcome(winner=int(np.sign(value[0])), points=points)

@@ -1,0 +1,261 @@
+"""``Position``: one immutable position, the public face of a row (:mod:`tapa_env.layout`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .layout import (
+    CHECKERS,
+    OPP,
+    OPP_PINNED,
+    OWN,
+    OWN_PINNED,
+    PIN,
+    POINTS,
+    ROW_DTYPE,
+    ROW_WIDTH,
+    flip,
+    initial_rows,
+)
+
+_KEYS = ("own", "opp", "own_pinned", "opp_pinned", "own_off", "opp_off")
+
+
+class PositionError(ValueError):
+    """A position that breaks the interchange format or cannot arise in a game."""
+
+
+class Position:
+    """A Tapa position seen from the side to move; immutable and hashable.
+
+    Points are in the mover's numbering: the mover starts on 24 and bears off below 1, the
+    opponent starts on the mover's point 1 (shared/RULES.md, "Board and frame").
+    """
+
+    __slots__ = ("_row", "_hash")
+
+    def __init__(self, row: np.ndarray | bytes) -> None:
+        """Wrap one position row (``ROW_WIDTH`` int8 values, :mod:`tapa_env.layout`).
+
+        The row is copied and validated; use :meth:`from_dict` for the interchange format.
+        """
+        data = np.frombuffer(bytes(row), dtype=ROW_DTYPE) if isinstance(row, bytes) else row
+        array = np.array(data, dtype=ROW_DTYPE).reshape(-1)
+        if array.shape != (ROW_WIDTH,):
+            raise PositionError(f"a position row has {ROW_WIDTH} values, got {array.size}")
+        _check_row(array)
+        array.flags.writeable = False
+        self._row = array
+        self._hash = hash(array.tobytes())
+
+    @classmethod
+    def _trusted(cls, row: np.ndarray) -> Position:
+        """Wrap a row that the engine produced, without checking it again."""
+        position = object.__new__(cls)
+        array = np.array(row, dtype=ROW_DTYPE)
+        array.flags.writeable = False
+        position._row = array
+        position._hash = hash(array.tobytes())
+        return position
+
+    @classmethod
+    def initial(cls) -> Position:
+        """The starting position (R1): 15 checkers each, on the mover's 24 and the mover's 1."""
+        return cls._trusted(initial_rows(1)[0])
+
+    @property
+    def row(self) -> np.ndarray:
+        """The read-only ``int8`` row of shape ``(ROW_WIDTH,)`` (:mod:`tapa_env.layout`)."""
+        return self._row
+
+    @property
+    def own(self) -> tuple[int, ...]:
+        """Mover checkers on points 1..24 (index 0 is point 1), pinned ones included."""
+        return tuple(int(n) for n in self._row[OWN : OWN + POINTS])
+
+    @property
+    def opp(self) -> tuple[int, ...]:
+        """Opponent checkers on points 1..24 of the mover's numbering, pinned ones included."""
+        return tuple(int(n) for n in self._row[OPP : OPP + POINTS])
+
+    @property
+    def own_pinned(self) -> tuple[int, ...]:
+        """Points where a mover checker lies pinned, ascending."""
+        return tuple(int(p) + 1 for p in np.flatnonzero(self._row[PIN:] == OWN_PINNED))
+
+    @property
+    def opp_pinned(self) -> tuple[int, ...]:
+        """Points where an opponent checker lies pinned under mover checkers, ascending."""
+        return tuple(int(p) + 1 for p in np.flatnonzero(self._row[PIN:] == OPP_PINNED))
+
+    @property
+    def own_off(self) -> int:
+        """Mover checkers borne off."""
+        return CHECKERS - sum(self.own)
+
+    @property
+    def opp_off(self) -> int:
+        """Opponent checkers borne off."""
+        return CHECKERS - sum(self.opp)
+
+    def flip(self) -> Position:
+        """The same position seen by the other side (its point ``p`` is our ``25 - p``)."""
+        return Position._trusted(flip(self._row)[0])
+
+    def to_dict(self) -> dict:
+        """The interchange format of shared/CONTRACT.md (plain ints and lists)."""
+        return {
+            "own": list(self.own),
+            "opp": list(self.opp),
+            "own_pinned": list(self.own_pinned),
+            "opp_pinned": list(self.opp_pinned),
+            "own_off": self.own_off,
+            "opp_off": self.opp_off,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Position:
+        """Read the interchange format; a ``PositionError`` (a ``ValueError``) names any problem."""
+        if not isinstance(data, dict):
+            raise PositionError(f"a position is a dict with keys {list(_KEYS)}, got {type(data)}")
+        missing = [k for k in _KEYS if k not in data]
+        extra = sorted(str(k) for k in data if k not in _KEYS)
+        if missing or extra:
+            raise PositionError(f"position keys: missing {missing}, unexpected {extra}")
+        row = np.zeros(ROW_WIDTH, dtype=ROW_DTYPE)
+        for side, start in (("own", OWN), ("opp", OPP)):
+            counts = data[side]
+            if not isinstance(counts, (list, tuple)) or len(counts) != POINTS:
+                raise PositionError(f"{side!r} must be a list of {POINTS} counts, got {counts!r}")
+            for index, count in enumerate(counts):
+                _check_int(count, f"{side}[{index}] (point {index + 1})")
+                if not 0 <= count <= CHECKERS:
+                    raise PositionError(
+                        f"{side}[{index}] (point {index + 1}) has {count} checkers; "
+                        f"a point holds 0 to {CHECKERS}"
+                    )
+                row[start + index] = count
+        for name, flag in (("own_pinned", OWN_PINNED), ("opp_pinned", OPP_PINNED)):
+            points = data[name]
+            if not isinstance(points, (list, tuple)):
+                raise PositionError(f"{name!r} must be a list of points, got {points!r}")
+            for point in points:
+                _check_int(point, f"{name} entry {point!r}")
+                if not 1 <= point <= POINTS:
+                    raise PositionError(f"{name} names point {point}; points are 1 to {POINTS}")
+                if row[PIN + point - 1] != 0:
+                    raise PositionError(f"point {point} is listed as pinned twice")
+                row[PIN + point - 1] = flag
+            if list(points) != sorted(points):
+                raise PositionError(f"{name} must be sorted ascending, got {list(points)}")
+        for side, start in (("own", OWN), ("opp", OPP)):
+            off = data[f"{side}_off"]
+            _check_int(off, f"{side}_off")
+            on_board = int(row[start : start + POINTS].sum())
+            if off + on_board != CHECKERS:
+                raise PositionError(
+                    f"{side}: {on_board} checkers on the board and {off} borne off make "
+                    f"{on_board + off}, not {CHECKERS}"
+                )
+        return cls(row)
+
+    @property
+    def key(self) -> str:
+        """A short one-line text form, read back by :meth:`from_key`.
+
+        ``own|opp|pins``: ``point:count`` pairs of each side (mover's numbering), and the pins
+        as ``+p`` (an opponent checker pinned on ``p``) or ``-p`` (a mover checker pinned on
+        ``p``). The initial position is ``24:15|1:15|``.
+        """
+        own = ",".join(f"{p + 1}:{n}" for p, n in enumerate(self.own) if n)
+        opp = ",".join(f"{p + 1}:{n}" for p, n in enumerate(self.opp) if n)
+        pins = ",".join(
+            f"{'+' if flag == OPP_PINNED else '-'}{p + 1}"
+            for p, flag in enumerate(self._row[PIN:])
+            if flag
+        )
+        return f"{own}|{opp}|{pins}"
+
+    @classmethod
+    def from_key(cls, key: str) -> Position:
+        """Read :attr:`key` back; a ``PositionError`` names a malformed key."""
+        parts = key.strip().split("|") if isinstance(key, str) else []
+        if len(parts) != 3:
+            raise PositionError(f"a position key has the form 'own|opp|pins', got {key!r}")
+        sides = []
+        for text in parts[:2]:
+            counts = [0] * POINTS
+            for pair in filter(None, text.split(",")):
+                point, _, count = pair.partition(":")
+                if not (point.isdigit() and count.isdigit()) or not 1 <= int(point) <= POINTS:
+                    raise PositionError(f"bad 'point:count' pair {pair!r} in key {key!r}")
+                counts[int(point) - 1] = int(count)
+            sides.append(counts)
+        own_pinned, opp_pinned = [], []
+        for pin in filter(None, parts[2].split(",")):
+            if pin[:1] not in "+-" or not pin[1:].isdigit() or not pin[:1]:
+                raise PositionError(f"bad pin {pin!r} in key {key!r}: use +point or -point")
+            (opp_pinned if pin[0] == "+" else own_pinned).append(int(pin[1:]))
+        return cls.from_dict(
+            {
+                "own": sides[0],
+                "opp": sides[1],
+                "own_pinned": sorted(own_pinned),
+                "opp_pinned": sorted(opp_pinned),
+                "own_off": CHECKERS - sum(sides[0]),
+                "opp_off": CHECKERS - sum(sides[1]),
+            }
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._hash == other._hash and bytes(self._row) == bytes(other._row)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position.from_key({self.key!r})"
+
+    def __str__(self) -> str:
+        from .board_text import draw_board
+
+        return draw_board(self)
+
+
+def _check_int(value: object, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise PositionError(f"{what} must be an integer, got {value!r}")
+
+
+def _check_row(row: np.ndarray) -> None:
+    """Raise ``PositionError`` naming the first way ``row`` cannot be a position."""
+    own = row[OWN : OWN + POINTS].astype(np.int64)
+    opp = row[OPP : OPP + POINTS].astype(np.int64)
+    pin = row[PIN : PIN + POINTS].astype(np.int64)
+    for side, counts in (("own", own), ("opp", opp)):
+        if (counts < 0).any():
+            point = int(np.flatnonzero(counts < 0)[0]) + 1
+            raise PositionError(f"{side} has a negative count on point {point}")
+        if counts.sum() > CHECKERS:
+            raise PositionError(f"{side} has {counts.sum()} checkers on the board, over {CHECKERS}")
+    for index in range(POINTS):
+        point, mine, theirs, flag = index + 1, own[index], opp[index], pin[index]
+        if flag not in (0, OPP_PINNED, OWN_PINNED):
+            raise PositionError(f"point {point} has pin value {flag}; use -1, 0 or +1")
+        if flag == OPP_PINNED and not (theirs == 1 and mine >= 1):
+            raise PositionError(
+                f"point {point}: an opponent checker pinned there needs exactly one opponent "
+                f"checker and at least one mover checker on top, found {theirs} and {mine}"
+            )
+        if flag == OWN_PINNED and not (mine == 1 and theirs >= 1):
+            raise PositionError(
+                f"point {point}: a mover checker pinned there needs exactly one mover checker "
+                f"and at least one opponent checker on top, found {mine} and {theirs}"
+            )
+        if flag == 0 and mine and theirs:
+            raise PositionError(
+                f"point {point} has {mine} mover and {theirs} opponent checkers but no pin; "
+                "both colours share a point only when a lone checker is pinned there"
+            )
