@@ -6,18 +6,22 @@ with offsets. Afterstates stay in the frame of the side that moved (they are not
 
 How a turn is searched:
 
+* During the mover's turn only the mover's counts and the opponent checkers it pins change;
+  which points are open to it (R4) does not. So the search state is four integers: the
+  mover's counts, four bits a point (points 1-12, then 13-24), a bit mask of pinned opponent
+  checkers, and a bit mask of occupied points. The legal sources of a die are a few bit
+  operations, and a reached position is identified exactly by its three words.
 * A non-double is searched in both die orders; a double as four moves of one die, where only
   sequences whose sources never rise are followed (any legal play can be reordered that way
   without changing what it reaches or how many dice it uses).
 * After every single checker move the game may end (R6, R8-R10). The afterstate of such a play
   is the position at that moment, but the play still counts with the dice it could have used
-  had the game gone on. Ending moves are therefore tried from every node, whatever the order
-  of sources, and the rest of the play is searched for its length only.
-* Each reached position is hashed (a random 64-bit weight per point and per checker and per
-  pin) and kept once in an open-addressing table, with the longest play that reaches it and
-  whether a one-die play of the larger die reaches it. Only the positions of the longest plays
-  survive; with one die playable out of a non-double, the larger die's plays when there are
-  any (R6).
+  had the game gone on, so the rest of it is searched for its length only. Moves that end the
+  game are tried from every node of a double, whatever the order of sources.
+* Each reached position is kept once in an open-addressing table, with the longest play that
+  reaches it and whether a one-die play of the larger die reaches it. Only the positions of the
+  longest plays survive; with one die playable out of a non-double, the larger die's plays
+  when there are any (R6).
 """
 
 from __future__ import annotations
@@ -39,377 +43,362 @@ _WIN_CHECKED_EACH_MOVE = 3
 
 _HOME = 6
 _MAX_DICE = 4
+_ALL_POINTS = (1 << POINTS) - 1
+_HALF = 12  # points per counts word
 _TABLE_BITS = 15
 _ENTRY_CAPACITY = 1 << 13
-
-_weights = np.random.default_rng(0x7A9A).integers(
-    1, np.iinfo(np.int64).max, size=2 * POINTS, dtype=np.int64
-).astype(np.uint64)
-_CHECKER_WEIGHTS = _weights[:POINTS].copy()
-_PIN_WEIGHTS = _weights[POINTS:].copy()
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _can_move(own, opp, pin, source, die, outside, bear_off_blocked):
-    """Whether a mover checker on index ``source`` may move ``die`` pips (R3, R4, R5, R7)."""
-    if own[source] == 0 or pin[source] == -1:
-        return False
-    target = source - die
-    if target >= 0:
-        return pin[target] == 1 or (pin[target] == 0 and opp[target] <= 1)
-    if outside > 0 or bear_off_blocked:
-        return False
-    if target == -1:
-        return True
-    # A die larger than the point bears off only from the highest occupied point.
-    for higher in range(source + 1, _HOME):
-        if own[higher] > 0:
-            return False
-    return True
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _apply(own, opp, pin, source, die):
-    """Move one checker; returns bit 1 if a pin was released, bit 2 if a checker was pinned."""
-    change = 0
-    own[source] -= 1
-    if own[source] == 0 and pin[source] == 1:
-        pin[source] = 0
-        change |= 1
-    target = source - die
-    if target >= 0:
-        own[target] += 1
-        if opp[target] == 1 and pin[target] == 0:
-            pin[target] = 1
-            change |= 2
-    return change
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _undo(own, pin, source, die, change):
-    target = source - die
-    if target >= 0:
-        if change & 2:
-            pin[target] = 0
-        own[target] -= 1
-    if change & 1:
-        pin[source] = 1
-    own[source] += 1
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _hash_delta(source, die, change, checker_weights, pin_weights):
-    target = source - die
-    delta = np.uint64(0) - checker_weights[source]
-    if target >= 0:
-        delta += checker_weights[target]
-    if change & 1:
-        delta -= pin_weights[source]
-    if change & 2:
-        delta += pin_weights[target]
-    return delta
+_MIX = (
+    np.uint64(0x9E3779B97F4A7C15),
+    np.uint64(0xC2B2AE3D27D4EB4F),
+    np.uint64(0x165667B19E3779F9),
+)
 
 
 @nb.njit(cache=True, nogil=True)
-def _game_ended(own, opp, pin, on_board, flags):
-    """Whether the position (mover's frame) has ended the game during the mover's play."""
-    if on_board == 0:
-        return True
-    if pin[0] == 1 and opp[0] == 1:  # the opponent's mother is pinned (R9)
-        if own[POINTS - 1] == 1 and pin[POINTS - 1] == -1 and flags[_BOTH_MOTHERS_DRAW]:
-            return True  # both mothers pinned (R10)
-        if own[POINTS - 1] == 0 or not flags[_MOTHER_NEEDS_EMPTY_START]:
+def _lowest_bit(mask):
+    """Index of the lowest set bit of a non-zero mask."""
+    index = 0
+    while not (mask >> index) & 1:
+        index += 1
+    return index
+
+
+@nb.njit(cache=True, nogil=True)
+def _legal_sources(occupied, die, open_points, own_pinned, bear_off_blocked):
+    """Bit mask of the points whose mover checker may move ``die`` pips (R3, R4, R5, R7).
+
+    ``open_points`` has a bit for every point the mover may land on; ``own_pinned`` for every
+    point where a mover checker lies pinned (it cannot move).
+    """
+    movable = occupied & ~own_pinned
+    legal = movable & (open_points << die) & _ALL_POINTS
+    if occupied >> _HOME == 0 and occupied != 0 and not bear_off_blocked:
+        exact = die - 1
+        if (movable >> exact) & 1:
+            legal |= 1 << exact
+        elif occupied >> exact == 0:
+            # A die larger than every occupied point bears off from the highest one (R7).
+            highest = exact - 1
+            while not (occupied >> highest) & 1:
+                highest -= 1
+            legal |= movable & (1 << highest)
+    return legal
+
+
+@nb.njit(cache=True, nogil=True)
+def _move(low, high, pinned, occupied, source, die, lone_opponent):
+    """The search state after one checker moves ``die`` pips from ``source`` (R5)."""
+    if source < _HALF:
+        low -= 1 << (4 * source)
+        left = (low >> (4 * source)) & 15
+    else:
+        high -= 1 << (4 * (source - _HALF))
+        left = (high >> (4 * (source - _HALF))) & 15
+    if left == 0:
+        occupied &= ~(1 << source)
+        pinned &= ~(1 << source)  # the last pinner left: the pinned checker is free
+    target = source - die
+    if target >= 0:
+        if target < _HALF:
+            low += 1 << (4 * target)
+        else:
+            high += 1 << (4 * (target - _HALF))
+        occupied |= 1 << target
+        pinned |= lone_opponent & (1 << target)
+    return low, high, pinned, occupied
+
+
+@nb.njit(cache=True, nogil=True)
+def _game_ended(pinned, occupied, own_mother_pinned, flags):
+    """Whether the mover's play has ended the game (R8, R9, R10)."""
+    if occupied == 0:
+        return True  # the 15th checker is off
+    if pinned & 1:  # the opponent's mother, its lone checker on point 1, is pinned
+        if own_mother_pinned and flags[_BOTH_MOTHERS_DRAW]:
+            return True
+        if not (occupied >> (POINTS - 1)) & 1 or not flags[_MOTHER_NEEDS_EMPTY_START]:
             return True
     return False
 
 
 @nb.njit(cache=True, nogil=True)
-def _longest_continuation(own, opp, pin, outside, bear_off_blocked, dice, start, count, ordered):
-    """Most dice of ``dice[start:count]`` that can still be played, as if the game went on."""
+def _longest_continuation(
+    low, high, pinned, occupied, dice, start, count, ordered, limit, turn, stack
+):
+    """Most dice of ``dice[start:count]`` still playable from a state, as if the game went on.
+
+    ``turn`` holds the turn's constant masks (open points, own pinned, lone opponent checkers,
+    bear-off blocked); ``stack`` is scratch of shape ``(6, _MAX_DICE + 1)``.
+    """
     if start >= count:
         return 0
     best = 0
-    sources = np.empty(_MAX_DICE, dtype=np.int64)
-    changes = np.empty(_MAX_DICE, dtype=np.int64)
-    outsides = np.empty(_MAX_DICE + 1, dtype=np.int64)
     level = start
-    sources[level] = POINTS - 1
-    outsides[level] = outside
+    stack[0, level], stack[1, level], stack[2, level], stack[3, level] = (
+        low, high, pinned, occupied
+    )
+    stack[5, level] = limit
+    stack[4, level] = -1
     while level >= start:
-        if level == count:
-            best = count - start
-            for done in range(count - 1, start - 1, -1):
-                _undo(own, pin, sources[done], dice[done], changes[done])
-            break
-        die = dice[level]
-        source = sources[level]
-        while source >= 0 and not _can_move(
-            own, opp, pin, source, die, outsides[level], bear_off_blocked
-        ):
-            source -= 1
-        if source < 0:
-            if level - start > best:
-                best = level - start
+        if stack[4, level] < 0:
+            legal = _legal_sources(stack[3, level], dice[level], turn[0], turn[1], turn[3])
+            if ordered:
+                legal &= (1 << (stack[5, level] + 1)) - 1
+            stack[4, level] = legal
+            if legal == 0:
+                best = max(best, level - start)
+                level -= 1
+                continue
+        candidates = stack[4, level]
+        if candidates == 0:
             level -= 1
-            if level >= start:
-                _undo(own, pin, sources[level], dice[level], changes[level])
-                sources[level] -= 1
             continue
-        sources[level] = source
-        changes[level] = _apply(own, opp, pin, source, die)
-        outsides[level + 1] = outsides[level] - int(source >= _HOME) + int(source - die >= _HOME)
+        source = _lowest_bit(candidates)
+        stack[4, level] = candidates & (candidates - 1)
+        if level + 1 == count:
+            return count - start
+        state = _move(
+            stack[0, level], stack[1, level], stack[2, level], stack[3, level], source,
+            dice[level], turn[2],
+        )
         level += 1
-        if level < count:
-            sources[level] = source if ordered else POINTS - 1
+        stack[0, level], stack[1, level], stack[2, level], stack[3, level] = state
+        stack[5, level] = source
+        stack[4, level] = -1
     return best
 
 
 @nb.njit(cache=True, nogil=True)
-def _record(
-    own, pin, key, depth, larger_die_play, table, table_mask, entry_keys, entry_own,
-    entry_pin, entry_depth, entry_larger, entry_count,
-):
-    """Keep a reached position once; returns the new number of entries (-1 when full)."""
-    slot = np.int64(key >> np.uint64(64 - _TABLE_BITS)) & table_mask
+def _record(low, high, pinned, length, larger_die_play, table, entry_keys, entry_plays, count):
+    """Keep a reached position once, with the longest play reaching it and whether a one-die
+    play of the larger die reaches it. Returns the new entry count, -1 when the table is full.
+    """
+    mask = table.shape[0] - 1
+    mixed = np.uint64(low) * _MIX[0] + np.uint64(high) * _MIX[1] + np.uint64(pinned) * _MIX[2]
+    slot = np.int64(mixed >> np.uint64(64 - _TABLE_BITS)) & mask
     while True:
         index = table[slot]
         if index < 0:
             break
-        if entry_keys[index] == key:
-            same = True
-            for p in range(POINTS):
-                if entry_own[index, p] != own[p] or entry_pin[index, p] != pin[p]:
-                    same = False
-                    break
-            if same:
-                if depth > entry_depth[index]:
-                    entry_depth[index] = depth
-                if larger_die_play:
-                    entry_larger[index] = True
-                return entry_count
-        slot = (slot + 1) & table_mask
-    if entry_count >= entry_keys.shape[0]:
+        if (
+            entry_keys[index, 0] == low
+            and entry_keys[index, 1] == high
+            and entry_keys[index, 2] == pinned
+        ):
+            entry_plays[index, 0] = max(entry_plays[index, 0], length)
+            if larger_die_play:
+                entry_plays[index, 1] = 1
+            return count
+        slot = (slot + 1) & mask
+    if count >= entry_keys.shape[0]:
         return -1
-    table[slot] = entry_count
-    entry_keys[entry_count] = key
-    for p in range(POINTS):
-        entry_own[entry_count, p] = own[p]
-        entry_pin[entry_count, p] = pin[p]
-    entry_depth[entry_count] = depth
-    entry_larger[entry_count] = larger_die_play
-    return entry_count + 1
+    table[slot] = count
+    entry_keys[count, 0] = low
+    entry_keys[count, 1] = high
+    entry_keys[count, 2] = pinned
+    entry_plays[count, 0] = length
+    entry_plays[count, 1] = 1 if larger_die_play else 0
+    return count + 1
 
 
 @nb.njit(cache=True, nogil=True)
 def _search_order(
-    own, opp, pin, dice, count, ordered, larger_die, flags, checker_weights, pin_weights,
-    table, table_mask, entry_keys, entry_own, entry_pin, entry_depth, entry_larger, entry_count,
+    dice, count, ordered, larger_die, turn, flags, table, entry_keys, entry_plays, entries,
+    stack, side_stack,
 ):
-    """Search every play of ``dice[:count]`` in this order; returns the new entry count."""
-    bear_off_blocked = False
-    outside = 0
-    on_board = 0
-    key = np.uint64(0)
-    for p in range(POINTS):
-        on_board += own[p]
-        if p >= _HOME:
-            outside += own[p]
-        if pin[p] == -1 and flags[_PINNED_BLOCKS_BEAR_OFF]:
-            bear_off_blocked = True
-        key += checker_weights[p] * np.uint64(own[p])
-        if pin[p] == 1:
-            key += pin_weights[p]
+    """Search every play of ``dice[:count]`` in this order; returns the new entry count.
+
+    The start state is ``stack[0:4, 0]``. ``ordered`` (doubles) follows only sequences whose
+    sources never rise; a move out of that order is still tried when it ends the game at once.
+    """
+    open_points, own_pinned, lone_opponent, bear_off_blocked = turn[0], turn[1], turn[2], turn[3]
+    own_mother_pinned = (own_pinned >> (POINTS - 1)) & 1
     check_each_move = flags[_WIN_CHECKED_EACH_MOVE] != 0
-    # Only a mother pin (or a pinner leaving its start) can end a game before the last die.
-    ending_out_of_order = check_each_move and opp[0] == 1
-
-    sources = np.empty(_MAX_DICE + 1, dtype=np.int64)
-    limits = np.empty(_MAX_DICE + 1, dtype=np.int64)
-    changes = np.empty(_MAX_DICE, dtype=np.int64)
-    keys = np.empty(_MAX_DICE + 1, dtype=np.uint64)
-    outsides = np.empty(_MAX_DICE + 1, dtype=np.int64)
-    boards = np.empty(_MAX_DICE + 1, dtype=np.int64)
-    moved = np.zeros(_MAX_DICE + 1, dtype=np.bool_)
-
+    # Only a mother pin (or a pinner leaving its start) can end a game before its last die.
+    ending_out_of_order = ordered and check_each_move and lone_opponent & 1
     level = 0
-    sources[0] = POINTS - 1
-    limits[0] = POINTS - 1
-    keys[0] = key
-    outsides[0] = outside
-    boards[0] = on_board
-    moved[0] = False
-    while level >= 0:
-        if level == count:
-            entry_count = _record(
-                own, pin, keys[level], count, False, table, table_mask, entry_keys,
-                entry_own, entry_pin, entry_depth, entry_larger, entry_count,
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            low, high, pinned, occupied = (
+                stack[0, level], stack[1, level], stack[2, level], stack[3, level]
             )
-            if entry_count < 0:
-                return entry_count
-            level -= 1
-            _undo(own, pin, sources[level], dice[level], changes[level])
-            sources[level] -= 1
-            continue
-        die = dice[level]
-        source = sources[level]
-        found = -1
-        while source >= 0:
-            if _can_move(own, opp, pin, source, die, outsides[level], bear_off_blocked):
-                if source <= limits[level]:
-                    found = source
-                    break
-                if ending_out_of_order:
-                    # Out of order: followed only if this very move ends the game.
-                    change = _apply(own, opp, pin, source, die)
-                    after = outsides[level] - int(source >= _HOME) + int(source - die >= _HOME)
-                    if _game_ended(own, opp, pin, boards[level] - int(source - die < 0), flags):
-                        length = level + 1 + _longest_continuation(
-                            own, opp, pin, after, bear_off_blocked, dice, level + 1, count,
-                            ordered,
-                        )
-                        entry_count = _record(
-                            own, pin,
-                            keys[level] + _hash_delta(source, die, change, checker_weights,
-                                                      pin_weights),
-                            length, length == 1 and die == larger_die, table, table_mask,
-                            entry_keys, entry_own, entry_pin, entry_depth, entry_larger,
-                            entry_count,
-                        )
-                        if entry_count < 0:
-                            _undo(own, pin, source, die, change)
-                            return entry_count
-                    _undo(own, pin, source, die, change)
-            source -= 1
-        if found < 0:
-            if not moved[level]:
-                entry_count = _record(
-                    own, pin, keys[level], level, level == 1 and dice[0] == larger_die, table,
-                    table_mask, entry_keys, entry_own, entry_pin, entry_depth, entry_larger,
-                    entry_count,
+            if level == count:
+                entries = _record(
+                    low, high, pinned, count, False, table, entry_keys, entry_plays, entries
                 )
-                if entry_count < 0:
-                    return entry_count
+                level -= 1
+            else:
+                die = dice[level]
+                legal = _legal_sources(occupied, die, open_points, own_pinned, bear_off_blocked)
+                in_order = legal
+                if ordered and level > 0:
+                    in_order &= (1 << (stack[5, level - 1] + 1)) - 1
+                if ending_out_of_order:
+                    out_of_order = legal & ~in_order
+                    while out_of_order and entries >= 0:
+                        source = _lowest_bit(out_of_order)
+                        out_of_order &= out_of_order - 1
+                        after = _move(low, high, pinned, occupied, source, die, lone_opponent)
+                        if _game_ended(after[2], after[3], own_mother_pinned, flags):
+                            length = level + 1 + _longest_continuation(
+                                after[0], after[1], after[2], after[3], dice, level + 1, count,
+                                ordered, POINTS - 1, turn, side_stack,
+                            )
+                            entries = _record(
+                                after[0], after[1], after[2], length, False, table, entry_keys,
+                                entry_plays, entries,
+                            )
+                stack[4, level] = in_order
+                if in_order == 0:
+                    entries = _record(
+                        low, high, pinned, level, level == 1 and dice[0] == larger_die, table,
+                        entry_keys, entry_plays, entries,
+                    )
+                    level -= 1
+        if level < 0 or entries < 0:
+            return entries
+        candidates = stack[4, level]
+        if candidates == 0:
             level -= 1
-            if level >= 0:
-                _undo(own, pin, sources[level], dice[level], changes[level])
-                sources[level] -= 1
             continue
-        moved[level] = True
-        sources[level] = found
-        change = _apply(own, opp, pin, found, die)
-        changes[level] = change
-        keys[level + 1] = keys[level] + _hash_delta(found, die, change, checker_weights,
-                                                    pin_weights)
-        outsides[level + 1] = outsides[level] - int(found >= _HOME) + int(found - die >= _HOME)
-        boards[level + 1] = boards[level] - int(found - die < 0)
-        if check_each_move and _game_ended(own, opp, pin, boards[level + 1], flags):
+        source = _lowest_bit(candidates)
+        stack[4, level] = candidates & (candidates - 1)
+        stack[5, level] = source
+        die = dice[level]
+        after = _move(
+            stack[0, level], stack[1, level], stack[2, level], stack[3, level], source, die,
+            lone_opponent,
+        )
+        if check_each_move and _game_ended(after[2], after[3], own_mother_pinned, flags):
             length = level + 1 + _longest_continuation(
-                own, opp, pin, outsides[level + 1], bear_off_blocked, dice, level + 1, count,
-                ordered,
+                after[0], after[1], after[2], after[3], dice, level + 1, count, ordered,
+                POINTS - 1, turn, side_stack,
             )
-            entry_count = _record(
-                own, pin, keys[level + 1], length, length == 1 and die == larger_die, table,
-                table_mask, entry_keys, entry_own, entry_pin, entry_depth, entry_larger,
-                entry_count,
+            entries = _record(
+                after[0], after[1], after[2], length, length == 1 and die == larger_die, table,
+                entry_keys, entry_plays, entries,
             )
-            _undo(own, pin, found, die, change)
-            if entry_count < 0:
-                return entry_count
-            sources[level] = found - 1
+            if entries < 0:
+                return entries
             continue
         level += 1
-        sources[level] = POINTS - 1
-        limits[level] = found if ordered else POINTS - 1
-        moved[level] = False
-    return entry_count
+        stack[0, level], stack[1, level], stack[2, level], stack[3, level] = after
+        entering = True
 
 
 @nb.njit(cache=True, nogil=True)
-def _generate_batch(rows, dice, flags, checker_weights, pin_weights):
-    """All afterstates of ``rows`` (B, ROW_WIDTH) int8 under ``dice`` (B, 2).
+def _clear_table(table, entry_keys, entries):
+    """Empty the slots the last position used, a whole probe run at a time."""
+    mask = table.shape[0] - 1
+    for e in range(entries):
+        mixed = (
+            np.uint64(entry_keys[e, 0]) * _MIX[0]
+            + np.uint64(entry_keys[e, 1]) * _MIX[1]
+            + np.uint64(entry_keys[e, 2]) * _MIX[2]
+        )
+        slot = np.int64(mixed >> np.uint64(64 - _TABLE_BITS)) & mask
+        while table[slot] >= 0:
+            table[slot] = -1
+            slot = (slot + 1) & mask
+
+
+@nb.njit(cache=True, nogil=True)
+def _write_afterstate(out, index, row, low, high, pinned):
+    """Write the afterstate of ``row`` whose mover counts and pins are the state words."""
+    for p in range(POINTS):
+        word = low if p < _HALF else high
+        out[index, OWN + p] = (word >> (4 * (p % _HALF))) & 15
+        out[index, OPP + p] = row[OPP + p]
+        out[index, PIN + p] = -1 if row[PIN + p] == -1 else (pinned >> p) & 1
+
+
+@nb.njit(cache=True, nogil=True)
+def _generate_batch(rows, dice, flags):
+    """All afterstates of ``rows`` (B, ROW_WIDTH) int8 under ``dice`` (B, 2) int64.
 
     Returns ``(afterstates, offsets, overflowed)``: the afterstates of row ``i`` are
     ``afterstates[offsets[i]:offsets[i + 1]]``; ``overflowed`` is the first row whose
-    afterstates did not fit the table (-1 when none did not).
+    afterstates did not fit the table (-1 when all fit).
     """
     batch = rows.shape[0]
     offsets = np.zeros(batch + 1, dtype=np.int64)
     capacity = max(16, batch * 24)
     out = np.empty((capacity, ROW_WIDTH), dtype=np.int8)
-    table_size = 1 << _TABLE_BITS
-    table_mask = table_size - 1
-    table = np.full(table_size, -1, dtype=np.int64)
-    entry_keys = np.empty(_ENTRY_CAPACITY, dtype=np.uint64)
-    entry_own = np.empty((_ENTRY_CAPACITY, POINTS), dtype=np.int8)
-    entry_pin = np.empty((_ENTRY_CAPACITY, POINTS), dtype=np.int8)
-    entry_depth = np.empty(_ENTRY_CAPACITY, dtype=np.int64)
-    entry_larger = np.empty(_ENTRY_CAPACITY, dtype=np.bool_)
-    own = np.empty(POINTS, dtype=np.int64)
-    opp = np.empty(POINTS, dtype=np.int64)
-    pin = np.empty(POINTS, dtype=np.int64)
+    table = np.full(1 << _TABLE_BITS, -1, dtype=np.int64)
+    entry_keys = np.empty((_ENTRY_CAPACITY, 3), dtype=np.int64)
+    entry_plays = np.empty((_ENTRY_CAPACITY, 2), dtype=np.int64)
     order = np.empty(_MAX_DICE, dtype=np.int64)
+    turn = np.empty(4, dtype=np.int64)
+    stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
+    side_stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
     total = 0
     for b in range(batch):
+        low = high = pinned = occupied = 0
+        open_points = own_pinned = lone_opponent = 0
         for p in range(POINTS):
-            own[p] = rows[b, OWN + p]
-            opp[p] = rows[b, OPP + p]
-            pin[p] = rows[b, PIN + p]
+            count = np.int64(rows[b, OWN + p])
+            if p < _HALF:
+                low |= count << (4 * p)
+            else:
+                high |= count << (4 * (p - _HALF))
+            if count:
+                occupied |= 1 << p
+            opponent = rows[b, OPP + p]
+            pin = rows[b, PIN + p]
+            if pin == 1:
+                pinned |= 1 << p
+            elif pin == -1:
+                own_pinned |= 1 << p
+            # Held by the opponent: two or more of its checkers, or one on a pinned one (R4).
+            if pin == 1 or (pin == 0 and opponent <= 1):
+                open_points |= 1 << p
+            if opponent == 1 and pin != -1:
+                lone_opponent |= 1 << p
+        turn[0] = open_points
+        turn[1] = own_pinned
+        turn[2] = lone_opponent
+        turn[3] = 1 if own_pinned and flags[_PINNED_BLOCKS_BEAR_OFF] else 0
         first = dice[b, 0]
         second = dice[b, 1]
+        doubles = first == second
         entries = 0
-        if first == second:
+        for direction in range(1 if doubles else 2):
             for k in range(_MAX_DICE):
                 order[k] = first
-            entries = _search_order(
-                own, opp, pin, order, 4, True, 0, flags, checker_weights, pin_weights, table,
-                table_mask, entry_keys, entry_own, entry_pin, entry_depth, entry_larger, entries,
-            )
-        else:
-            larger = max(first, second)
-            order[0] = first
-            order[1] = second
-            entries = _search_order(
-                own, opp, pin, order, 2, False, larger, flags, checker_weights, pin_weights,
-                table, table_mask, entry_keys, entry_own, entry_pin, entry_depth, entry_larger,
-                entries,
-            )
-            if entries >= 0:
+            if direction == 1:
                 order[0] = second
-                order[1] = first
+            elif not doubles:
+                order[1] = second
+            stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0] = low, high, pinned, occupied
+            if entries >= 0:
                 entries = _search_order(
-                    own, opp, pin, order, 2, False, larger, flags, checker_weights,
-                    pin_weights, table, table_mask, entry_keys, entry_own, entry_pin,
-                    entry_depth, entry_larger, entries,
+                    order, 4 if doubles else 2, doubles, 0 if doubles else max(first, second),
+                    turn, flags, table, entry_keys, entry_plays, entries, stack, side_stack,
                 )
         if entries < 0:
             return out[:total], offsets, b
+        _clear_table(table, entry_keys, entries)
         longest = 0
+        for e in range(entries):
+            longest = max(longest, entry_plays[e, 0])
         larger_only = False
-        for e in range(entries):
-            if entry_depth[e] > longest:
-                longest = entry_depth[e]
-        if longest == 1 and first != second:
+        if longest == 1 and not doubles:
             for e in range(entries):
-                if entry_larger[e]:
+                if entry_plays[e, 1]:
                     larger_only = True
-                    break
         for e in range(entries):
-            key = entry_keys[e]
-            slot = np.int64(key >> np.uint64(64 - _TABLE_BITS)) & table_mask
-            while table[slot] >= 0:
-                table[slot] = -1
-                slot = (slot + 1) & table_mask
-            if entry_depth[e] != longest or (larger_only and not entry_larger[e]):
+            if entry_plays[e, 0] != longest or (larger_only and not entry_plays[e, 1]):
                 continue
             if total >= capacity:
                 capacity *= 2
                 grown = np.empty((capacity, ROW_WIDTH), dtype=np.int8)
                 grown[:total] = out[:total]
                 out = grown
-            for p in range(POINTS):
-                out[total, OWN + p] = entry_own[e, p]
-                out[total, OPP + p] = rows[b, OPP + p]
-                out[total, PIN + p] = entry_pin[e, p]
+            _write_afterstate(
+                out, total, rows[b], entry_keys[e, 0], entry_keys[e, 1], entry_keys[e, 2]
+            )
             total += 1
         offsets[b + 1] = total
     return out[:total], offsets, -1
@@ -445,15 +434,13 @@ def generate_afterstates(
     flags = rules.flags()
     threads = threads or os.cpu_count() or 1
     if threads <= 1 or rows.shape[0] < 2 * threads:
-        return _checked(_generate_batch(rows, dice, flags, _CHECKER_WEIGHTS, _PIN_WEIGHTS), 0)
+        return _checked(_generate_batch(rows, dice, flags), 0)
     bounds = np.linspace(0, rows.shape[0], threads + 1).astype(np.int64)
     with ThreadPoolExecutor(threads) as pool:
         parts = list(
             pool.map(
                 lambda start, stop: _checked(
-                    _generate_batch(
-                        rows[start:stop], dice[start:stop], flags, _CHECKER_WEIGHTS, _PIN_WEIGHTS
-                    ),
+                    _generate_batch(rows[start:stop], dice[start:stop], flags),
                     start,
                 ),
                 bounds[:-1],
