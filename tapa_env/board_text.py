@@ -24,7 +24,7 @@ def _stack(mine: int, theirs: int, pinned: str) -> list[str]:
 
 
 def draw_board(position: Position) -> str:
-    """Draw ``position`` as text: ``O`` the mover, ``X`` the opponent.
+    """Draw ``position`` as text: ``O`` the side whose frame it is in, ``X`` the other side.
 
     A lower-case letter is a pinned checker (``x`` an opponent checker under ``O``, ``o`` a
     mover checker under ``X``). A number shows the height of a tall stack. The mover moves from
@@ -54,6 +54,6 @@ def draw_board(position: Position) -> str:
     lines += [line(bottom_points, d) for d in reversed(range(_ROWS_SHOWN))]
     lines.append(label(bottom_points))
     lines.append(
-        f"O (to move) borne off: {position.own_off}    X borne off: {position.opp_off}"
+        f"O borne off: {position.own_off}    X borne off: {position.opp_off}"
     )
     return "\n".join(lines)

@@ -324,7 +324,7 @@ def _generate_batch(rows, dice, flags):
     """
     batch = rows.shape[0]
     offsets = np.zeros(batch + 1, dtype=np.int64)
-    capacity = max(16, batch * 24)
+    capacity = max(64, batch * 32)
     out = np.empty((capacity, ROW_WIDTH), dtype=np.int8)
     table = np.full(1 << _TABLE_BITS, -1, dtype=np.int64)
     entry_keys = np.empty((_ENTRY_CAPACITY, 3), dtype=np.int64)

@@ -1,0 +1,72 @@
+"""Play one game of uniformly random legal moves and print it: ``python -m tapa_env``.
+
+    python -m tapa_env [--seed N] [--boards]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from .game import legal_afterstates, outcome
+from .position import Position
+
+
+def describe_play(before: Position, after: Position) -> str:
+    """The points a play left and reached, in the mover's numbering, and any new pins."""
+    left, reached = [], []
+    for point, (old, new) in enumerate(zip(before.own, after.own), start=1):
+        left += [str(point)] * max(0, old - new)
+        reached += [str(point)] * max(0, new - old)
+    borne_off = after.own_off - before.own_off
+    reached += ["off"] * borne_off
+    if not left:
+        return "no legal play: passes"
+    pins = sorted(set(after.opp_pinned) - set(before.opp_pinned))
+    text = f"from {' '.join(reversed(left))} to {' '.join(reversed(reached))}"
+    return text + (f", pins on {' '.join(map(str, pins))}" if pins else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tapa_env", description="Play and print one random game of Tapa."
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the choices")
+    parser.add_argument("--boards", action="store_true", help="draw the board after every turn")
+    parser.add_argument("--max-turns", type=int, default=2000, help="stop a game this long")
+    args = parser.parse_args(argv)
+
+    rng = np.random.default_rng(args.seed)
+    position = Position.initial()
+    sides = ("O", "X")
+    print("Tapa: O and X play random legal moves. Each side counts points from its own")
+    print("start (24) to its home (1-6); the board is drawn from O's side.\n")
+    print(position)
+    for turn in range(args.max_turns):
+        side = sides[turn % 2]
+        dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
+        afterstates = legal_afterstates(position, dice)
+        after = afterstates[rng.integers(len(afterstates))]
+        play = describe_play(position, after)
+        print(f"turn {turn + 1:>3}  {side} rolls {dice[0]}-{dice[1]}: {play}")
+        result = outcome(after)
+        shown = after if side == "O" else after.flip()
+        if args.boards:
+            print(shown, "\n")
+        if result is not None:
+            if not args.boards:
+                print(f"\n{shown}")
+            if result.winner == 0:
+                print("\nBoth mothers are pinned: the game is a draw.")
+            else:
+                kind = "single game" if result.points == 1 else "double game (gammon or mother)"
+                print(f"\n{side} wins a {kind}: {result.points} point(s) after {turn + 1} turns.")
+            return 0
+        position = after.flip()
+    print(f"\nNo result after {args.max_turns} turns.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
