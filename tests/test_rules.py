@@ -735,12 +735,12 @@ def test_variant_both_mothers_pinned_goes_on():
     opp = {1: 1, 20: 13, 24: 1}
     position = board(own={24: 1, 13: 13, 7: 1}, opp=opp, own_pinned=[24])
     variant = Rules(both_mothers_draw=False)
+    pinned = {"own_pinned": [24]}
+    both = {"own_pinned": [24], "opp_pinned": [1]}
     expected = {
-        board(own={24: 1, 13: 11, 12: 1, 7: 2}, opp=opp, own_pinned=[24]).key: None,
-        board(own={24: 1, 13: 12, 7: 1, 6: 1}, opp=opp, own_pinned=[24]).key: None,
-        board(
-            own={24: 1, 13: 12, 12: 1, 1: 1}, opp=opp, own_pinned=[24], opp_pinned=[1]
-        ).key: None,
+        board(own={24: 1, 13: 11, 12: 1, 7: 2}, opp=opp, **pinned).key: None,
+        board(own={24: 1, 13: 12, 7: 1, 6: 1}, opp=opp, **pinned).key: None,
+        board(own={24: 1, 13: 12, 12: 1, 1: 1}, opp=opp, **both).key: None,
     }
     assert afterstate_outcomes(position, (6, 1), rules=variant) == expected
 
