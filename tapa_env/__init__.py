@@ -8,7 +8,10 @@ from .layout import ROW_WIDTH, flip, initial_rows
 from .movegen import generate_afterstates
 from .outcome import Outcome, outcomes
 from .position import Position, PositionError
+from .registration import register_environments
 from .rules import DEFAULT_RULES, Rules
+
+register_environments()
 
 __all__ = [
     "DEFAULT_RULES",

@@ -1,0 +1,187 @@
+"""Position tensors in the TD-Gammon style, for a whole batch in one compiled call.
+
+Every feature is read from the mover's frame (the row's side to move, or for an afterstate
+the side that just moved). Two named encodings:
+
+``raw`` (version ``raw-v1``, 248 features)
+    For each point 1..24 and each side, the checkers as truncated unary units
+    ``[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3]`` (mover first, 192 units); for each
+    point whether a mover checker lies pinned there and whether an opponent checker does (48);
+    the borne-off counts over 15 (2); and for each side its mother: checkers left on its
+    starting point, exactly one left, and that one pinned (6).
+``expert`` (version ``expert-v1``, 258 features)
+    ``raw`` followed by expert features, each side mover first: pip counts over 360; lone
+    unpinned checkers that a movable enemy checker can reach with one die, over 5; pinned
+    enemy checkers held, over 5; points made (two or more checkers) in the side's home, over
+    6; and the mother at risk (alone, unpinned, with a movable enemy checker within one die).
+
+A checkpoint records the encoding's ``version``, so a bot never meets an encoding it was not
+trained on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from .layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
+
+_UNITS = 4
+_BOARD = 2 * POINTS * _UNITS  # truncated unary units of both sides
+_PINS = _BOARD
+_OFF = _PINS + 2 * POINTS
+_MOTHER = _OFF + 2
+RAW_SIZE = _MOTHER + 6
+EXPERT_SIZE = RAW_SIZE + 10
+_DIE = 6
+_HOME = 6
+
+
+@nb.njit(cache=True, nogil=True)
+def _units(out, row_index, column, count):
+    out[row_index, column] = 1.0 if count >= 1 else 0.0
+    out[row_index, column + 1] = 1.0 if count >= 2 else 0.0
+    out[row_index, column + 2] = 1.0 if count >= 3 else 0.0
+    out[row_index, column + 3] = (count - 3) / 2.0 if count > 3 else 0.0
+
+
+@nb.njit(cache=True, nogil=True)
+def _encode_raw(rows, out):
+    for i in range(rows.shape[0]):
+        own_on_board = 0
+        opp_on_board = 0
+        for p in range(POINTS):
+            own = rows[i, OWN + p]
+            opp = rows[i, OPP + p]
+            pin = rows[i, PIN + p]
+            own_on_board += own
+            opp_on_board += opp
+            _units(out, i, p * _UNITS, own)
+            _units(out, i, (POINTS + p) * _UNITS, opp)
+            out[i, _PINS + p] = 1.0 if pin == -1 else 0.0
+            out[i, _PINS + POINTS + p] = 1.0 if pin == 1 else 0.0
+        out[i, _OFF] = (CHECKERS - own_on_board) / CHECKERS
+        out[i, _OFF + 1] = (CHECKERS - opp_on_board) / CHECKERS
+        own_start = rows[i, OWN + POINTS - 1]
+        opp_start = rows[i, OPP]
+        out[i, _MOTHER] = own_start / CHECKERS
+        out[i, _MOTHER + 1] = 1.0 if own_start == 1 else 0.0
+        out[i, _MOTHER + 2] = 1.0 if own_start == 1 and rows[i, PIN + POINTS - 1] == -1 else 0.0
+        out[i, _MOTHER + 3] = opp_start / CHECKERS
+        out[i, _MOTHER + 4] = 1.0 if opp_start == 1 else 0.0
+        out[i, _MOTHER + 5] = 1.0 if opp_start == 1 and rows[i, PIN] == 1 else 0.0
+
+
+@nb.njit(cache=True, nogil=True)
+def _encode_expert(rows, out):
+    _encode_raw(rows, out)
+    base = RAW_SIZE
+    for i in range(rows.shape[0]):
+        own_pips = 0
+        opp_pips = 0
+        own_exposed = 0
+        opp_exposed = 0
+        pins_held = 0
+        pins_suffered = 0
+        own_home_points = 0
+        opp_home_points = 0
+        for p in range(POINTS):
+            own = rows[i, OWN + p]
+            opp = rows[i, OPP + p]
+            pin = rows[i, PIN + p]
+            own_pips += own * (p + 1)
+            opp_pips += opp * (POINTS - p)
+            if pin == 1:
+                pins_held += 1
+            elif pin == -1:
+                pins_suffered += 1
+            if p < _HOME and own >= 2:
+                own_home_points += 1
+            if p >= POINTS - _HOME and opp >= 2:
+                opp_home_points += 1
+            # The opponent moves up the mover's numbering, the mover down it.
+            if own == 1 and pin == 0:
+                for q in range(max(0, p - _DIE), p):
+                    if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
+                        own_exposed += 1
+                        break
+            if opp == 1 and pin == 0:
+                for q in range(p + 1, min(POINTS, p + _DIE + 1)):
+                    if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
+                        opp_exposed += 1
+                        break
+        out[i, base] = own_pips / 360.0
+        out[i, base + 1] = opp_pips / 360.0
+        out[i, base + 2] = own_exposed / 5.0
+        out[i, base + 3] = opp_exposed / 5.0
+        out[i, base + 4] = pins_held / 5.0
+        out[i, base + 5] = pins_suffered / 5.0
+        out[i, base + 6] = own_home_points / 6.0
+        out[i, base + 7] = opp_home_points / 6.0
+        last = POINTS - 1
+        own_mother_alone = rows[i, OWN + last] == 1 and rows[i, PIN + last] == 0
+        opp_mother_alone = rows[i, OPP] == 1 and rows[i, PIN] == 0
+        own_mother_at_risk = False
+        opp_mother_at_risk = False
+        for q in range(last - _DIE, last):
+            if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
+                own_mother_at_risk = own_mother_alone
+        for q in range(1, _DIE + 1):
+            if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
+                opp_mother_at_risk = opp_mother_alone
+        out[i, base + 8] = 1.0 if own_mother_at_risk else 0.0
+        out[i, base + 9] = 1.0 if opp_mother_at_risk else 0.0
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A named position encoding: ``size`` float32 features a row, tagged with ``version``."""
+
+    name: str
+    version: str
+    size: int
+    description: str
+
+    def encode(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Encode ``(B, ROW_WIDTH)`` rows as a ``(B, size)`` float32 array (into ``out``)."""
+        rows = as_rows(rows)
+        if out is None:
+            out = np.empty((rows.shape[0], self.size), dtype=np.float32)
+        elif out.shape != (rows.shape[0], self.size) or out.dtype != np.float32:
+            raise ValueError(
+                f"out must be float32 of shape {(rows.shape[0], self.size)}, "
+                f"got {out.dtype} {out.shape}"
+            )
+        if rows.shape[0]:
+            (_encode_expert if self.name == "expert" else _encode_raw)(rows, out)
+        return out
+
+
+ENCODINGS = {
+    "raw": Encoding("raw", "raw-v1", RAW_SIZE, "checkers, pins, borne off, mothers"),
+    "expert": Encoding(
+        "expert", "expert-v1", EXPERT_SIZE,
+        "raw plus pip counts, exposed checkers, pins, home points, mother at risk",
+    ),
+}
+
+
+def get_encoding(name: str) -> Encoding:
+    """The encoding called ``name``; a ``ValueError`` lists the known names."""
+    try:
+        return ENCODINGS[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}"
+        ) from None
+
+
+def check_version(expected: str) -> Encoding:
+    """The encoding with version ``expected``, or a ``ValueError`` saying which exist."""
+    for encoding in ENCODINGS.values():
+        if encoding.version == expected:
+            return encoding
+    known = sorted(e.version for e in ENCODINGS.values())
+    raise ValueError(f"encoding version {expected!r} is not known here; known: {known}")

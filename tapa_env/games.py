@@ -1,0 +1,111 @@
+"""Many games of Tapa stepped together: the batched state under the environments and the arena.
+
+No Gymnasium here: a :class:`Games` holds ``N`` games as position rows (each in the frame of
+its side to move), their rolls and turn counts, and plays a chosen afterstate for every game
+with one engine call for the next turn's afterstates.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .layout import ROW_WIDTH, flip, initial_rows
+from .movegen import generate_afterstates
+from .outcome import outcomes
+from .rules import DEFAULT_RULES, Rules
+
+# The most distinct afterstates one turn can have (the Discrete action space of the envs).
+# Measured by bench/max_afterstates.py; see the README.
+MAX_AFTERSTATES = 4096
+
+
+class Games:
+    """``count`` games in lockstep, each seen from its side to move.
+
+    Attributes:
+        rows: ``(count, ROW_WIDTH)`` int8 positions, each in its mover's frame.
+        dice: ``(count, 2)`` int64, the roll the mover plays now.
+        turns: ``(count,)`` int64, turns played in the current game.
+        to_move: ``(count,)`` int8, the player to move: 0 or 1.
+        afterstates, offsets: every legal afterstate of every game for the current roll
+            (:func:`tapa_env.generate_afterstates`).
+    """
+
+    def __init__(self, count: int, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
+        if count < 1:
+            raise ValueError(f"the number of games must be at least 1, got {count}")
+        self.count = count
+        self.rules = rules
+        self.threads = threads
+        self.rows = initial_rows(count)
+        self.dice = np.ones((count, 2), dtype=np.int64)
+        self.turns = np.zeros(count, dtype=np.int64)
+        self.to_move = np.zeros(count, dtype=np.int8)
+        self.afterstates = np.zeros((0, ROW_WIDTH), dtype=np.int8)
+        self.offsets = np.zeros(count + 1, dtype=np.int64)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """``(count,)`` int64: the number of legal afterstates of each game's turn."""
+        return np.diff(self.offsets)
+
+    def start(self, which: np.ndarray, rng: np.random.Generator, first: np.ndarray | None = None):
+        """Start new games in the slots ``which`` (indices or a bool mask) and roll for them.
+
+        The starting player is drawn uniformly (R2, as self-play may), unless ``first`` gives
+        it per slot. Call :meth:`generate` afterwards.
+        """
+        which = _indices(which, self.count)
+        self.rows[which] = initial_rows(len(which))
+        self.turns[which] = 0
+        if first is None:
+            self.to_move[which] = rng.integers(0, 2, size=len(which))
+        else:
+            self.to_move[which] = first
+        self.dice[which] = rng.integers(1, 7, size=(len(which), 2))
+
+    def generate(self) -> None:
+        """Generate every game's afterstates for its current roll, in one engine call."""
+        self.afterstates, self.offsets = generate_afterstates(
+            self.rows, self.dice, rules=self.rules, threads=self.threads
+        )
+
+    def check_choices(self, choices: np.ndarray, which: np.ndarray) -> None:
+        """Raise ``ValueError`` naming the game and the legal range of an illegal choice."""
+        counts = self.counts[which]
+        bad = np.flatnonzero((choices < 0) | (choices >= counts))
+        if bad.size:
+            game = int(which[bad[0]])
+            raise ValueError(
+                f"game {game}: action {int(choices[bad[0]])} is not legal; this turn has "
+                f"{int(counts[bad[0]])} afterstates, so the action must be in "
+                f"0..{int(counts[bad[0]]) - 1}"
+            )
+
+    def play(
+        self, choices: np.ndarray, which: np.ndarray, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play afterstate ``choices[k]`` in game ``which[k]``; the others stay as they are.
+
+        Returns ``(finished, points)`` for the games in ``which``: whether the play ended the
+        game, and its points from the side that just moved (``+1``/``+2`` won, ``-1``/``-2``
+        lost, ``0`` a draw or a game that goes on). Games that go on are flipped to the other
+        side and rolled for; call :meth:`generate` afterwards.
+        """
+        which = _indices(which, self.count)
+        choices = np.asarray(choices, dtype=np.int64)
+        self.check_choices(choices, which)
+        chosen = self.afterstates[self.offsets[which] + choices]
+        finished, points = outcomes(chosen, rules=self.rules)
+        self.rows[which] = flip(chosen)
+        self.turns[which] += 1
+        self.to_move[which] ^= 1
+        self.dice[which] = rng.integers(1, 7, size=(len(which), 2))
+        return finished, points.astype(np.int64)
+
+
+def _indices(which: np.ndarray, count: int) -> np.ndarray:
+    which = np.asarray(which)
+    if which.dtype == bool:
+        return np.flatnonzero(which)
+    return which.astype(np.int64).reshape(-1)
