@@ -49,11 +49,18 @@ class Games:
         """``(count,)`` int64: the number of legal afterstates of each game's turn."""
         return np.diff(self.offsets)
 
-    def start(self, which: np.ndarray, rng: np.random.Generator, first: np.ndarray | None = None):
+    def start(
+        self,
+        which: np.ndarray,
+        rng: np.random.Generator,
+        first: np.ndarray | None = None,
+        dice: np.ndarray | None = None,
+    ) -> None:
         """Start new games in the slots ``which`` (indices or a bool mask) and roll for them.
 
         The starting player is drawn uniformly (R2, as self-play may), unless ``first`` gives
-        it per slot. Call :meth:`generate` afterwards.
+        it per slot; ``dice`` gives the first rolls instead of ``rng``. Call :meth:`generate`
+        afterwards.
         """
         which = _indices(which, self.count)
         self.rows[which] = initial_rows(len(which))
@@ -62,7 +69,16 @@ class Games:
             self.to_move[which] = rng.integers(0, 2, size=len(which))
         else:
             self.to_move[which] = first
-        self.dice[which] = rng.integers(1, 7, size=(len(which), 2))
+        self.dice[which] = rng.integers(1, 7, size=(len(which), 2)) if dice is None else dice
+
+    def turn_afterstates(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The afterstates of the games ``which`` only, as a flat array with its own offsets."""
+        which = _indices(which, self.count)
+        counts = self.counts[which]
+        offsets = np.zeros(len(which) + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        gather = np.arange(offsets[-1]) + np.repeat(self.offsets[which] - offsets[:-1], counts)
+        return self.afterstates[gather], offsets
 
     def generate(self) -> None:
         """Generate every game's afterstates for its current roll, in one engine call."""
@@ -83,14 +99,19 @@ class Games:
             )
 
     def play(
-        self, choices: np.ndarray, which: np.ndarray, rng: np.random.Generator
+        self,
+        choices: np.ndarray,
+        which: np.ndarray,
+        rng: np.random.Generator,
+        next_dice: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Play afterstate ``choices[k]`` in game ``which[k]``; the others stay as they are.
 
         Returns ``(finished, points)`` for the games in ``which``: whether the play ended the
         game, and its points from the side that just moved (``+1``/``+2`` won, ``-1``/``-2``
         lost, ``0`` a draw or a game that goes on). Games that go on are flipped to the other
-        side and rolled for; call :meth:`generate` afterwards.
+        side and rolled for (``next_dice`` gives the rolls instead of ``rng``); call
+        :meth:`generate` afterwards.
         """
         which = _indices(which, self.count)
         choices = np.asarray(choices, dtype=np.int64)
@@ -100,7 +121,9 @@ class Games:
         self.rows[which] = flip(chosen)
         self.turns[which] += 1
         self.to_move[which] ^= 1
-        self.dice[which] = rng.integers(1, 7, size=(len(which), 2))
+        if next_dice is None:
+            next_dice = rng.integers(1, 7, size=(len(which), 2))
+        self.dice[which] = next_dice
         return finished, points.astype(np.int64)
 
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from tapa_env import (
@@ -25,9 +26,12 @@ from tapa_env import (
     Position,
     flip,
     generate_afterstates,
+    initial_rows,
     legal_afterstates,
     outcome,
+    outcomes,
 )
+from tapa_env.selfplay import pick_random, roll_dice
 
 try:
     from invariants import opponent_side, position_problems
@@ -45,36 +49,47 @@ PROPERTY_SETTINGS = settings(
 )
 
 dice_rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
+FINISHED_SETTINGS = settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example]
+)
+BATCH_SETTINGS = settings(max_examples=50, deadline=None)
 
 
-def _random_turns(draw, turns: int) -> tuple[Position, Position | None]:
-    """Play up to ``turns`` random turns from the start.
+def random_game(seed: int, turns: int) -> tuple[Position, Position | None]:
+    """Play up to ``turns`` turns of uniformly random legal play from the start (R1).
 
     Returns ``(position, finished)``: the last position where the game went on, in the frame
-    of its side to move, and the afterstate that ended the game (``None`` if none did).
+    of its side to move, and the afterstate that ended the game (``None`` if none did). The
+    same seed plays the same game, so fewer turns give a prefix of it and hypothesis can
+    shrink a failure to its first turn.
     """
-    position = Position.initial()
+    rng = np.random.default_rng(seed)
+    row = initial_rows(1)
     for _ in range(turns):
-        afterstates = legal_afterstates(position, draw(dice_rolls))
-        chosen = afterstates[draw(st.integers(0, len(afterstates) - 1))]
-        if outcome(chosen) is not None:
-            return position, chosen
-        position = chosen.flip()
-    return position, None
+        afterstates, offsets = generate_afterstates(row, roll_dice(rng, 1))
+        chosen = afterstates[pick_random(offsets, rng)]  # shape (1, ROW_WIDTH)
+        if outcomes(chosen)[0][0]:
+            return Position(row[0]), Position(chosen[0])
+        row = flip(chosen)
+    return Position(row[0]), None
+
+
+seeds = st.integers(0, 2**32 - 1)
 
 
 @st.composite
 def played_positions(draw) -> Position:
     """A position reached by random legal play, seen by its side to move; the game goes on."""
-    position, _ = _random_turns(draw, draw(st.integers(0, MAX_TURNS)))
+    position, _ = random_game(draw(seeds), draw(st.integers(0, MAX_TURNS)))
     return position
 
 
 @st.composite
 def finished_positions(draw) -> Position:
     """The afterstate that ended a random game, in the frame of the side that just moved."""
-    _, finished = _random_turns(draw, 10 * MAX_TURNS)
-    assert finished is not None, "a random game ran past its turn cap"
+    seed = draw(seeds)
+    _, finished = random_game(seed, 10 * MAX_TURNS)
+    assert finished is not None, f"the random game of seed {seed} ran past its turn cap"
     return finished
 
 
@@ -84,12 +99,13 @@ def _points(draw, count: int, allowed: list[int]) -> Counter:
 
 
 @st.composite
-def placed_positions(draw) -> Position:
+def placed_positions(draw, going_on: bool = False) -> Position:
     """15 checkers a side placed directly, the rest borne off, with valid pins (R5).
 
     The opponent pins a lone mover checker under one or more of its own; the mover pins a
     lone opponent checker under one or more of its own; no other point holds both colours.
-    Both sides having borne off everything is left out: no game reaches it.
+    Both sides having borne off everything is left out: no game reaches it. With
+    ``going_on``, only positions whose game is not over (a side to move has a turn to play).
     """
     own_on_board = draw(st.integers(0, CHECKERS))
     opp_on_board = draw(st.integers(1 if own_on_board == 0 else 0, CHECKERS))
@@ -104,7 +120,7 @@ def placed_positions(draw) -> Position:
     free = opp_on_board - len(opp_pinned) - len(own_pinned)
     allowed = [p for p in range(1, POINTS + 1) if own[p] == 0] + own_pinned
     opp = _points(draw, free, allowed) + Counter(opp_pinned) + Counter(own_pinned)
-    return Position.from_dict(
+    position = Position.from_dict(
         {
             "own": [own[p] for p in range(1, POINTS + 1)],
             "opp": [opp[p] for p in range(1, POINTS + 1)],
@@ -114,9 +130,14 @@ def placed_positions(draw) -> Position:
             "opp_off": CHECKERS - opp_on_board,
         }
     )
+    if going_on:
+        assume(outcome(position) is None)
+    return position
 
 
+# Any valid position, finished games included; and positions where a side has a turn to play.
 any_positions = st.one_of(played_positions(), placed_positions())
+positions_to_move = st.one_of(played_positions(), placed_positions(going_on=True))
 
 
 def mirrored_dict(data: dict) -> dict:
@@ -198,33 +219,54 @@ def test_equal_keys_iff_equal_positions(first, second):
 
 
 @PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
+@given(positions_to_move, dice_rolls)
 def test_afterstates_are_distinct_and_not_empty(position, dice):
     afterstates = legal_afterstates(position, dice)
     assert afterstates
     assert len(set(afterstates)) == len(afterstates)
 
 
-@PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
-def test_afterstates_match_the_reference(position, dice):
-    got = {a.key for a in legal_afterstates(position, dice)}
+def check_afterstates_match_the_reference(position: Position, dice: tuple[int, int]) -> None:
+    afterstates = legal_afterstates(position, dice)
+    got = {a.key for a in afterstates}
     expected = reference_keys(position, dice)
     assert got == expected, (
         f"position {position.key!r} dice {dice}: "
         f"engine only {sorted(got - expected)}, reference only {sorted(expected - got)}"
     )
+    # Shown by --hypothesis-show-statistics: how often the interesting cases came up.
+    count = len(afterstates)
+    event("pass" if afterstates == [position] else f"{count if count < 10 else '10 or more'} afterstates")
+    if any(outcome(a) is not None for a in afterstates):
+        event("a play ends the game")
+    if any(a.own_off > position.own_off for a in afterstates):
+        event("a play bears off")
+    if any(set(a.opp_pinned) - set(position.opp_pinned) for a in afterstates):
+        event("a play pins")
 
 
 @PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
+@given(positions_to_move, dice_rolls)
+def test_afterstates_match_the_reference(position, dice):
+    check_afterstates_match_the_reference(position, dice)
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions_to_move, dice_rolls)
+def test_afterstates_match_the_reference_at_length(position, dice):
+    check_afterstates_match_the_reference(position, dice)
+
+
+@PROPERTY_SETTINGS
+@given(positions_to_move, dice_rolls)
 def test_afterstates_keep_the_invariants(position, dice):
     for afterstate in legal_afterstates(position, dice):
         assert position_problems(afterstate) == [], afterstate.key
 
 
 @PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
+@given(positions_to_move, dice_rolls)
 def test_afterstates_conserve_checkers_and_leave_the_opponent_alone(position, dice):
     for afterstate in legal_afterstates(position, dice):
         assert sum(afterstate.own) + afterstate.own_off == CHECKERS, afterstate.key
@@ -232,7 +274,7 @@ def test_afterstates_conserve_checkers_and_leave_the_opponent_alone(position, di
 
 
 @PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
+@given(positions_to_move, dice_rolls)
 def test_afterstates_never_take_checkers_back(position, dice):
     # The mover only moves towards point 1 and off (R3, R7): no checker is borne back on.
     for afterstate in legal_afterstates(position, dice):
@@ -241,15 +283,15 @@ def test_afterstates_never_take_checkers_back(position, dice):
 
 
 @PROPERTY_SETTINGS
-@given(any_positions, dice_rolls)
+@given(positions_to_move, dice_rolls)
 def test_afterstates_of_the_flipped_back_position_are_the_same(position, dice):
     assert set(legal_afterstates(position.flip().flip(), dice)) == set(
         legal_afterstates(position, dice)
     )
 
 
-@PROPERTY_SETTINGS
-@given(st.lists(st.tuples(any_positions, dice_rolls), min_size=1, max_size=8))
+@BATCH_SETTINGS
+@given(st.lists(st.tuples(positions_to_move, dice_rolls), min_size=1, max_size=8))
 def test_afterstates_of_rows_flipped_twice_in_a_batch_are_the_same(cases):
     rows = np.stack([position.row for position, _ in cases])
     dice = np.array([d for _, d in cases])
@@ -274,7 +316,7 @@ def test_a_position_to_move_has_no_outcome(position):
     assert outcome(position) is None
 
 
-@settings(max_examples=100, deadline=None)
+@FINISHED_SETTINGS
 @given(finished_positions())
 def test_a_finished_game_is_won_by_the_mover_or_drawn(finished):
     # A side cannot lose by its own move (R8-R10), so the last mover won or drew.
@@ -283,7 +325,7 @@ def test_a_finished_game_is_won_by_the_mover_or_drawn(finished):
     assert result == reference_outcome(finished.to_dict())
 
 
-@settings(max_examples=100, deadline=None)
+@FINISHED_SETTINGS
 @given(finished_positions())
 def test_flipping_a_finished_game_negates_the_winner(finished):
     result = outcome(finished)

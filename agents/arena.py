@@ -1,0 +1,203 @@
+"""The arena: many games (or matches) between two players, in batches over the engine.
+
+Duplicate dice by default: the games come in pairs that roll the same dice sequence, turn by
+turn, with the sides swapped (each player starts one of the two), which removes most of the
+luck from a comparison. Without duplicate dice the starting side alternates from game to
+game. In match play (R11) each series is a match to ``match_points``; the winner of a game
+starts the next, and a duplicate pair of matches shares one dice stream.
+
+Dice are a pure function of ``(seed, stream, turn)``, so results do not depend on how the
+games are split into batches or over worker processes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from tapa_env.games import Games
+from tapa_env.layout import OPP_COLUMNS
+from tapa_env.rules import DEFAULT_RULES, Rules
+
+from .players import Player
+
+KINDS = ("single", "gammon", "mother", "draw", "unfinished")
+SINGLE, GAMMON, MOTHER, DRAW, UNFINISHED = range(len(KINDS))
+
+_MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+def _mix(value: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a well-spread 64-bit hash of each value."""
+    with np.errstate(over="ignore"):
+        value = (value ^ (value >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        value = (value ^ (value >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return (value ^ (value >> np.uint64(31))) & _MASK64
+
+
+def roll(seed: int, streams: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """The roll of every ``(stream, turn)``: ``(N, 2)`` int64 dice, uniform over 36 outcomes.
+
+    A pure function of its arguments: the same stream and turn always roll the same dice.
+    """
+    streams = np.asarray(streams, dtype=np.uint64)
+    turns = np.asarray(turns, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        key = _mix(np.uint64(seed & 0xFFFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15) + streams)
+        value = _mix(key ^ (turns * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)))
+    outcome = (value % np.uint64(36)).astype(np.int64)
+    return np.stack([outcome // 6 + 1, outcome % 6 + 1], axis=1)
+
+
+@dataclass
+class GameResults:
+    """Every game the arena played, from the side of ``players[0]``.
+
+    Attributes:
+        points: ``(G,)`` int64 net points of player 0 in each game (``+2`` .. ``-2``).
+        kind: ``(G,)`` int8 index into :data:`KINDS`: how the game ended.
+        turns: ``(G,)`` int64 turns played.
+        starter: ``(G,)`` int8, the player who moved first.
+        unit: ``(G,)`` int64, the independent unit each game belongs to (a duplicate pair,
+            a match or a duplicate pair of matches; else the game itself): confidence
+            intervals treat units, not games, as independent.
+        match_points: the match length, or ``None`` for single games.
+        match_score: ``(S, 2)`` int64 points of each player in each match (match play only).
+    """
+
+    points: np.ndarray
+    kind: np.ndarray
+    turns: np.ndarray
+    starter: np.ndarray
+    unit: np.ndarray
+    match_points: int | None = None
+    match_score: np.ndarray | None = None
+
+    @property
+    def games(self) -> int:
+        return len(self.points)
+
+
+def play_games(
+    players: tuple[Player, Player],
+    games: int,
+    seed: int = 0,
+    duplicate: bool = True,
+    match_points: int | None = None,
+    max_turns: int = 1000,
+    batch: int = 1024,
+    rules: Rules = DEFAULT_RULES,
+    first_stream: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> GameResults:
+    """Play ``players[0]`` against ``players[1]``.
+
+    Args:
+        players: the two players; results are from ``players[0]``'s side.
+        games: single games to play, or matches when ``match_points`` is set (even when
+            ``duplicate``).
+        seed: the dice seed.
+        duplicate: play every dice sequence twice with the sides swapped.
+        match_points: play matches to this many points (R11) instead of single games.
+        max_turns: a game this long stops unfinished (0 points).
+        batch: games stepped together.
+        rules: the rule choices.
+        first_stream: the first dice stream; workers that split one comparison give each
+            chunk its own range so that the split does not change the dice.
+        progress: called with the number of games finished at each step.
+    """
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if duplicate and games % 2:
+        raise ValueError(f"duplicate dice play games in pairs: games must be even, got {games}")
+    if match_points is not None and match_points < 1:
+        raise ValueError(f"match_points must be at least 1, got {match_points}")
+    series = np.arange(games)
+    unit = series // 2 if duplicate else series
+    stream = first_stream + unit
+    # The first game of each series: the pair's two series start with opposite players.
+    first_starter = (series % 2).astype(np.int8)
+    rng = np.random.default_rng([seed, first_stream])
+    table = Games(min(batch, games), rules=rules)
+    slots = table.count
+    slot_series = np.full(slots, -1, dtype=np.int64)
+    slot_turn = np.zeros(slots, dtype=np.int64)  # turns rolled in the slot's series
+    score = np.zeros((games, 2), dtype=np.int64)
+    starter_now = first_starter.copy()
+    pending = deque(range(games))
+    records: list[tuple[int, int, int, int, int]] = []  # series, points, kind, turns, starter
+
+    def begin(slot: int, index: int, turn: int) -> None:
+        slot_series[slot] = index
+        slot_turn[slot] = turn
+        table.start(
+            [slot], rng, first=[starter_now[index]], dice=roll(seed, [stream[index]], [turn])
+        )
+
+    for slot in range(slots):
+        begin(slot, pending.popleft(), 0)
+    while (slot_series >= 0).any():
+        table.generate()
+        active = np.flatnonzero(slot_series >= 0)
+        choices = np.zeros(len(active), dtype=np.int64)
+        mover = table.to_move[active].copy()
+        for player in (0, 1):
+            mine = np.flatnonzero(mover == player)
+            if mine.size:
+                which = active[mine]
+                afterstates, offsets = table.turn_afterstates(which)
+                choices[mine] = players[player].choose_batch(
+                    table.rows[which], afterstates, offsets, rng
+                )
+        slot_turn[active] += 1
+        next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
+        finished, points = table.play(choices, active, rng, next_dice=next_dice)
+        truncated = ~finished & (table.turns[active] >= max_turns)
+        for k in np.flatnonzero(finished | truncated):
+            slot = active[k]
+            index = slot_series[slot]
+            first_points = int(points[k]) if mover[k] == 0 else -int(points[k])
+            if truncated[k]:
+                kind = UNFINISHED
+            elif first_points == 0:
+                kind = DRAW
+            elif table.rows[slot, OPP_COLUMNS].sum() == 0:  # the mover bore off its 15th
+                kind = SINGLE if abs(first_points) == 1 else GAMMON
+            else:
+                kind = MOTHER
+            records.append(
+                (index, first_points, kind, int(table.turns[slot]), int(starter_now[index]))
+            )
+            if first_points > 0:
+                score[index, 0] += first_points
+            elif first_points < 0:
+                score[index, 1] -= first_points
+            match_over = match_points is None or score[index].max() >= match_points
+            if not match_over:
+                # R11: the winner starts the next game; after a draw or an unfinished game
+                # the other side starts.
+                if first_points:
+                    starter_now[index] = 0 if first_points > 0 else 1
+                else:
+                    starter_now[index] ^= 1
+                begin(slot, index, int(slot_turn[slot]))
+            elif pending:
+                begin(slot, pending.popleft(), 0)
+            else:
+                slot_series[slot] = -1
+        if progress is not None and len(records):
+            progress(len(records))
+    records.sort(key=lambda r: r[0])  # completion order depends on the batch; series do not
+    columns = np.array(records, dtype=np.int64).reshape(-1, 5)
+    return GameResults(
+        points=columns[:, 1],
+        kind=columns[:, 2].astype(np.int8),
+        turns=columns[:, 3],
+        starter=columns[:, 4].astype(np.int8),
+        unit=unit[columns[:, 0]],
+        match_points=match_points,
+        match_score=score if match_points is not None else None,
+    )
