@@ -64,6 +64,7 @@ class GameResults:
         unit: ``(G,)`` int64, the independent unit each game belongs to (a duplicate pair,
             a match or a duplicate pair of matches; else the game itself): confidence
             intervals treat units, not games, as independent.
+        series: ``(G,)`` int64, the match (or single game) each game belongs to, in order.
         match_points: the match length, or ``None`` for single games.
         match_score: ``(S, 2)`` int64 points of each player in each match (match play only).
     """
@@ -73,6 +74,7 @@ class GameResults:
     turns: np.ndarray
     starter: np.ndarray
     unit: np.ndarray
+    series: np.ndarray
     match_points: int | None = None
     match_score: np.ndarray | None = None
 
@@ -198,6 +200,7 @@ def play_games(
         turns=columns[:, 3],
         starter=columns[:, 4].astype(np.int8),
         unit=unit[columns[:, 0]],
+        series=columns[:, 0],
         match_points=match_points,
         match_score=score if match_points is not None else None,
     )

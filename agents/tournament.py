@@ -93,6 +93,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         first_stream=pairing * STREAMS_PER_PAIRING + first,
     )
     results.unit = results.unit + first
+    results.series = results.series + first * per_unit
     return results
 
 
@@ -104,6 +105,7 @@ def _merge(parts: list[GameResults]) -> GameResults:
         turns=np.concatenate([p.turns for p in parts]),
         starter=np.concatenate([p.starter for p in parts]),
         unit=np.concatenate([p.unit for p in parts]),
+        series=np.concatenate([p.series for p in parts]),
         match_points=parts[0].match_points,
         match_score=np.concatenate(scores) if scores else None,
     )
