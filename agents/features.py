@@ -5,8 +5,8 @@ that has just moved ("we"). We move from high points to low and bear off below p
 opponent moves next, from low points to high in our numbering, starting from our point 1.
 
 :func:`afterstate_features` returns a ``float32`` matrix of shape ``(M, len(FEATURES))``, one
-column per name of :data:`FEATURES`, computed with numpy over the whole ``(M, ROW_WIDTH)``
-batch (no Python loop per afterstate). :data:`FEATURE_DOCS` says what each column counts, in
+column per name of :data:`FEATURES`, computed for the whole ``(M, ROW_WIDTH)`` batch in one
+numba-compiled pass (no Python loop per afterstate). :data:`FEATURE_DOCS` says what each column counts, in
 which unit, and which way is good for us.
 
 What is left out on purpose: anything the mover cannot change with its play. Within one
@@ -18,14 +18,18 @@ among the afterstates of a turn gains nothing from them. :func:`own_pinned` and
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from tapa_env.layout import (
     CHECKERS,
+    OPP,
     OPP_COLUMNS,
     OPP_PINNED,
+    OWN,
     OWN_COLUMNS,
     OWN_PINNED,
+    PIN,
     PIN_COLUMNS,
     POINTS,
     as_rows,
@@ -35,14 +39,8 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 
 DIE = 6
 HOME = 6
-# Point numbers 1..24 as a row, to weigh columns by where they are.
-POINT_NUMBERS = np.arange(1, POINTS + 1, dtype=np.float32)
-# How low a point is for a pin: 1.0 on point 1, 1/24 on point 24 (STRATEGY: the lower, the better).
-LOWNESS = (POINTS + 1 - POINT_NUMBERS) / POINTS
-# Rolls out of 36 that contain at least one of k given numbers: 36 - (6 - k)^2, over 36.
-DIRECT_HIT_CHANCE = (36.0 - (DIE - np.arange(DIE + 1, dtype=np.float32)) ** 2) / 36.0
-MIDDLE_ZONE = slice(9, 15)  # points 10..15
-BELOW_MIDDLE = slice(0, 9)  # points 1..9
+BELOW_MIDDLE_TOP = 9  # points 1..9 are past the middle zone
+MIDDLE_TOP = 15  # points 10..15 are the middle zone
 STACK_LIMIT = 3
 
 FEATURE_DOCS: dict[str, str] = {
@@ -104,21 +102,6 @@ FEATURES: tuple[str, ...] = tuple(FEATURE_DOCS)
 FEATURE_INDEX: dict[str, int] = {name: i for i, name in enumerate(FEATURES)}
 
 
-def _shifted_any(mask: np.ndarray, direction: int) -> np.ndarray:
-    """Per point, how many of the distances 1..6 (``direction`` -1: below, +1: above) hit ``mask``.
-
-    ``mask`` is ``(M, POINTS)`` bool; the result is ``(M, POINTS)`` int8: for point ``p`` the
-    count of ``d`` in 1..6 with ``mask[p + direction * d]`` (points off the board count 0).
-    """
-    count = np.zeros(mask.shape, dtype=np.int8)
-    for d in range(1, DIE + 1):
-        if direction < 0:
-            count[:, d:] += mask[:, :-d]
-        else:
-            count[:, :-d] += mask[:, d:]
-    return count
-
-
 def pip_counts(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(ours, theirs)``: pip counts of the row's side and of the other side, ``int64 (B,)``.
 
@@ -137,8 +120,107 @@ def own_pinned(rows: np.ndarray) -> np.ndarray:
     return (rows[:, PIN_COLUMNS] == OWN_PINNED).sum(axis=1, dtype=np.int64)
 
 
+# Column of each feature, as plain ints for the compiled kernel.
+(
+    _RESULT,
+    _PIP_COUNT,
+    _BORNE_OFF,
+    _EXPOSURE,
+    _EXPOSURE_DEPTH,
+    _MOTHER_EXPOSED,
+    _MADE_POINTS,
+    _HOME_POINTS,
+    _PINS,
+    _HOME_PINS,
+    _OPP_MOTHER_PINNED,
+    _START_CHECKERS,
+    _PAST_MIDDLE,
+    _MIDDLE_ZONE,
+    _TARGETS,
+    _STACKS,
+) = range(len(FEATURES))
+
+
+@nb.njit(cache=True, nogil=True)
+def _board_features(rows, out):
+    """Every column of ``out`` but ``result``, one afterstate row at a time."""
+    mother = POINTS - 1
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        own_on_board = 0
+        pips = 0
+        exposure = 0.0
+        exposure_depth = 0.0
+        mother_exposed = 0.0
+        made_points = 0
+        home_points = 0
+        pins = 0.0
+        home_pins = 0
+        past_middle = 0
+        middle_zone = 0
+        targets = 0.0
+        stacks = 0
+        for p in range(POINTS):
+            own = np.int64(row[OWN + p])
+            opp = row[OPP + p]
+            pin = row[PIN + p]
+            point = p + 1
+            lowness = (POINTS + 1 - point) / POINTS
+            own_on_board += own
+            pips += own * point
+            if own == 1 and pin == 0:
+                # The opponent moves up our numbering, with the checkers we do not pin.
+                shooters = 0
+                for q in range(max(0, p - DIE), p):
+                    if row[OPP + q] > 0 and row[PIN + q] != OPP_PINNED:
+                        shooters += 1
+                chance = (36.0 - (DIE - shooters) ** 2) / 36.0
+                exposure += chance
+                exposure_depth += chance * point / POINTS
+                if p == mother and shooters > 0:
+                    mother_exposed = 1.0
+            if own >= 2:
+                made_points += 1
+                if p < HOME:
+                    home_points += 1
+            if pin == OPP_PINNED:
+                pins += lowness
+                if p < HOME:
+                    home_pins += 1
+            if p < BELOW_MIDDLE_TOP:
+                past_middle += own
+            elif p < MIDDLE_TOP:
+                middle_zone += own
+            if p < mother and own > STACK_LIMIT:
+                stacks += own - STACK_LIMIT
+            if opp == 1 and pin == 0:
+                # We move down our numbering, with the checkers that are not pinned.
+                for q in range(p + 1, min(POINTS, p + DIE + 1)):
+                    if row[OWN + q] > 0 and row[PIN + q] != OWN_PINNED:
+                        targets += lowness
+                        break
+        out[i, _PIP_COUNT] = pips
+        out[i, _BORNE_OFF] = CHECKERS - own_on_board
+        out[i, _EXPOSURE] = exposure
+        out[i, _EXPOSURE_DEPTH] = exposure_depth
+        out[i, _MOTHER_EXPOSED] = mother_exposed
+        out[i, _MADE_POINTS] = made_points
+        out[i, _HOME_POINTS] = home_points
+        out[i, _PINS] = pins
+        out[i, _HOME_PINS] = home_pins
+        out[i, _START_CHECKERS] = row[OWN + mother]
+        out[i, _PAST_MIDDLE] = past_middle
+        out[i, _MIDDLE_ZONE] = middle_zone
+        out[i, _TARGETS] = targets
+        out[i, _STACKS] = stacks
+        if row[PIN] == OPP_PINNED and row[OPP] == 1 and row[OWN + mother] > 0:
+            out[i, _OPP_MOTHER_PINNED] = 1.0
+
+
 def afterstate_features(rows: np.ndarray, rules: Rules = DEFAULT_RULES) -> np.ndarray:
     """The :data:`FEATURES` of a batch of afterstates, from the side that has just moved.
+
+    One compiled pass over the batch (and :func:`tapa_env.outcomes` for ``result``).
 
     Args:
         rows: ``(M, ROW_WIDTH)`` int8 afterstates, each in the frame of the side that moved.
@@ -148,48 +230,10 @@ def afterstate_features(rows: np.ndarray, rules: Rules = DEFAULT_RULES) -> np.nd
         ``(M, len(FEATURES))`` float32, columns in the order of :data:`FEATURES`.
     """
     rows = as_rows(rows)
-    own = rows[:, OWN_COLUMNS]
-    opp = rows[:, OPP_COLUMNS]
-    pin = rows[:, PIN_COLUMNS]
     out = np.zeros((rows.shape[0], len(FEATURES)), dtype=np.float32)
-
-    def put(name: str, values: np.ndarray) -> None:
-        out[:, FEATURE_INDEX[name]] = values
-
-    _, value = outcomes(rows, rules=rules)
-    put("result", value)
-    own_on_board = own.sum(axis=1, dtype=np.int64)
-    put("pip_count", own.astype(np.float32) @ POINT_NUMBERS)
-    put("borne_off", CHECKERS - own_on_board)
-
-    # Our blots the opponent can pin: it moves up our numbering, with checkers not pinned by us.
-    blots = (own == 1) & (pin == 0)
-    opp_movable = (opp > 0) & (pin != OPP_PINNED)
-    shooters = _shifted_any(opp_movable, -1)
-    hit_chance = np.where(blots, DIRECT_HIT_CHANCE[shooters], 0.0).astype(np.float32)
-    put("exposure", hit_chance.sum(axis=1))
-    put("exposure_depth", hit_chance @ (POINT_NUMBERS / POINTS))
-    mother = POINTS - 1
-    put("mother_exposed", blots[:, mother] & (shooters[:, mother] > 0))
-
-    made = own >= 2
-    put("made_points", made.sum(axis=1))
-    put("home_points", made[:, :HOME].sum(axis=1))
-    pinned_by_us = pin == OPP_PINNED
-    put("pins", pinned_by_us.astype(np.float32) @ LOWNESS)
-    put("home_pins", pinned_by_us[:, :HOME].sum(axis=1))
-    put("opp_mother_pinned", pinned_by_us[:, 0] & (opp[:, 0] == 1) & (own[:, mother] > 0))
-
-    put("start_checkers", own[:, mother])
-    put("past_middle", own[:, BELOW_MIDDLE].sum(axis=1))
-    put("middle_zone", own[:, MIDDLE_ZONE].sum(axis=1))
-
-    # Their blots within one die below a movable checker of ours (we move down our numbering).
-    opp_blots = (opp == 1) & (pin == 0)
-    own_movable = (own > 0) & (pin != OWN_PINNED)
-    reachable = opp_blots & (_shifted_any(own_movable, +1) > 0)
-    put("targets", reachable.astype(np.float32) @ LOWNESS)
-    put("stacks", np.maximum(own[:, :mother].astype(np.int16) - STACK_LIMIT, 0).sum(axis=1))
+    if rows.shape[0]:
+        _board_features(rows, out)
+        out[:, _RESULT] = outcomes(rows, rules=rules)[1]
     return out
 
 

@@ -19,6 +19,7 @@ from gymnasium.vector.utils import batch_space
 
 from .encoding import Encoding, get_encoding
 from .games import MAX_AFTERSTATES, Games
+from .layout import flip
 from .position import Position
 from .rules import DEFAULT_RULES, Rules
 
@@ -77,7 +78,10 @@ def _action(action: Any, legal: int, game: str = "") -> int:
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-        raise ValueError(f"{game}an action is an integer afterstate index, got {action!r}")
+        raise ValueError(
+            f"{game}an action is an integer afterstate index in 0..{legal - 1} "
+            f"(this turn has {legal} afterstates), got {action!r}"
+        )
     if not 0 <= action < legal:
         raise ValueError(
             f"{game}action {action} is not legal: this turn has {legal} afterstates, "
@@ -148,6 +152,7 @@ class TapaEnv(gym.Env):
         self._finished = False
         if self.opponent is not None:
             self._opponent_turns()  # the opponent may have the first turn (R2)
+            self._games.generate()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -157,13 +162,14 @@ class TapaEnv(gym.Env):
         finished, points = self._games.play(np.array([choice]), self._all, self.np_random)
         reward = float(points[0])
         terminated = bool(finished[0])
-        truncated = False
-        if not terminated:
+        truncated = not terminated and bool(self._games.turns[0] >= self.max_turns)
+        if self.opponent is not None and not (terminated or truncated):
             self._games.generate()
-            truncated = bool(self._games.turns[0] >= self.max_turns)
-            if self.opponent is not None and not truncated:
-                opponent_points, terminated, truncated = self._opponent_turns()
-                reward = -opponent_points
+            opponent_points, terminated, truncated = self._opponent_turns()
+            reward = -opponent_points
+        if self.opponent is not None and self._games.to_move[0] == 1:
+            self._show_to_agent()
+        self._games.generate()
         self._finished = terminated or truncated
         if self.render_mode == "human":
             print(self.render_text())
@@ -173,22 +179,26 @@ class TapaEnv(gym.Env):
         """Let the opponent play while it is to move; its points, terminated, truncated."""
         games = self._games
         while games.to_move[0] == 1:
-            start = games.offsets[0]
             chosen = self.opponent.choose(self.position, self.dice)
-            rows = games.afterstates[start : games.offsets[1]]
-            matches = np.flatnonzero((rows == chosen.row).all(axis=1))
+            rows = games.afterstates[games.offsets[0] : games.offsets[1]]
+            matches = np.flatnonzero((rows == getattr(chosen, "row", None)).all(axis=1))
             if matches.size == 0:
                 raise ValueError(
-                    f"the opponent chose {chosen.key!r}, which is not a legal afterstate of "
+                    f"the opponent chose {chosen!r}, which is not a legal afterstate of "
                     f"{self.position.key!r} with {self.dice}"
                 )
             finished, points = games.play(matches[:1], self._all, self.np_random)
             if finished[0]:
                 return float(points[0]), True, False
-            games.generate()
             if games.turns[0] >= self.max_turns:
                 return 0.0, False, True
         return 0.0, False, False
+
+    def _show_to_agent(self) -> None:
+        """At the end of a game against the opponent, turn the board to the agent's side."""
+        games = self._games
+        games.rows[0] = flip(games.rows[0])
+        games.to_move[0] = 0
 
     def _observation(self) -> dict:
         return {
@@ -331,9 +341,12 @@ class TapaVectorEnv(gym.vector.VectorEnv):
     def step(self, actions: Any):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            counts = self._games.counts
+            ranges = ", ".join(f"game {i}: 0..{c - 1}" for i, c in enumerate(counts[:4]))
+            more = ", ..." if len(counts) > 4 else ""
             raise ValueError(
-                f"actions must be {self.num_envs} integers, one per game, "
-                f"got {actions.dtype} {actions.shape}"
+                f"actions must be {self.num_envs} integers, one per game, each an index into "
+                f"that game's afterstates ({ranges}{more}); got {actions.dtype} {actions.shape}"
             )
         games = self._games
         playing = np.flatnonzero(~self._needs_reset)
@@ -360,7 +373,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
 
     def _infos(self) -> dict:
         games = self._games
-        self.action_space.legal = np.where(self._needs_reset, 1, games.counts)
+        self.action_space.legal = games.counts
         return {
             "afterstates": Afterstates(games.afterstates, games.offsets, self.encoding),
             "legal_counts": games.counts,

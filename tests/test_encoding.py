@@ -48,8 +48,9 @@ def plain_units(count: int) -> list[float]:
     ]
 
 
-def exposed(mine: list[int], theirs: list[int], pinned_under_me: set, i_pin: set,
-            their_step: int) -> int:
+def exposed(
+    mine: list[int], theirs: list[int], pinned_under_me: set, i_pin: set, their_step: int
+) -> int:
     """Lone unpinned checkers of one side that a movable enemy checker reaches with one die.
 
     ``mine``/``theirs`` are counts by point 1..24 (index ``point - 1``); ``pinned_under_me``:
@@ -99,11 +100,17 @@ def plain_encode(position: Position, expert: bool) -> np.ndarray:
     own_mother_at_risk = exposed_at(24, own, opp, own_pinned, opp_pinned, their_step=+1)
     opp_mother_at_risk = exposed_at(1, opp, own, opp_pinned, own_pinned, their_step=-1)
     features += [
-        own_pips / 360, opp_pips / 360,
-        own_exposed / 5, opp_exposed / 5,
-        len(opp_pinned) / 5, len(own_pinned) / 5,  # pins held by the mover, by the opponent
-        own_home / 6, opp_home / 6,
-        float(own_mother_at_risk), float(opp_mother_at_risk),
+        own_pips / 360,
+        opp_pips / 360,
+        own_exposed / 5,
+        opp_exposed / 5,
+        # Pins held by the mover, then by the opponent.
+        len(opp_pinned) / 5,
+        len(own_pinned) / 5,
+        own_home / 6,
+        opp_home / 6,
+        float(own_mother_at_risk),
+        float(opp_mother_at_risk),
     ]
     return np.array(features, dtype=np.float32)
 
@@ -241,8 +248,15 @@ def test_test_positions_exercise_every_feature_kind(positions):
 
 @pytest.mark.parametrize(
     ("count", "units"),
-    [(0, [0, 0, 0, 0]), (1, [1, 0, 0, 0]), (2, [1, 1, 0, 0]), (3, [1, 1, 1, 0]),
-     (4, [1, 1, 1, 0.5]), (5, [1, 1, 1, 1.0]), (15, [1, 1, 1, 6.0])],
+    [
+        (0, [0, 0, 0, 0]),
+        (1, [1, 0, 0, 0]),
+        (2, [1, 1, 0, 0]),
+        (3, [1, 1, 1, 0]),
+        (4, [1, 1, 1, 0.5]),
+        (5, [1, 1, 1, 1.0]),
+        (15, [1, 1, 1, 6.0]),
+    ],
 )
 def test_unary_units_of_a_point(count, units):
     # ``count`` mover checkers on point 13, the rest on 24; the opponent all on its start.
@@ -280,13 +294,18 @@ def test_known_features_of_a_hand_built_position():
     own_pips = 2 * 24 + 5 * 13 + 8 + 3 * 6 + 5 + 20
     opp_pips = 1 * 24 + 1 * 22 + 1 * 17 + 4 * 15 + 2 * 5
     expected_expert = [
-        own_pips / 360, opp_pips / 360,
+        own_pips / 360,
+        opp_pips / 360,
         # Mover's lone 5 is reached from the opponent's 3 (its 8 is the pinner: not exposed).
         1 / 5,
         # Opponent's lone 1 and 3 are reached from the mover's 5, 6 and 8 (its 8 is pinned).
         2 / 5,
-        1 / 5, 1 / 5,  # pins held by the mover (8), by the opponent (20)
-        1 / 6, 1 / 6,  # made home points: mover's 6; opponent's 20
+        # Pins held by the mover (on 8), by the opponent (on 20).
+        1 / 5,
+        1 / 5,
+        # Made home points: the mover's 6; the opponent's 20.
+        1 / 6,
+        1 / 6,
         0.0,  # the mover has two checkers on its start: no mother at risk
         1.0,  # the opponent's mother is alone on 1 and the mover's 5 and 6 reach it
     ]
