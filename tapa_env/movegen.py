@@ -426,6 +426,9 @@ def generate_afterstates(
         mover must pass has one afterstate, itself. The order is deterministic.
     """
     rows = as_rows(rows)
+    dice = np.asarray(dice)
+    if dice.size and not np.issubdtype(dice.dtype, np.integer):
+        raise ValueError(f"dice must be integers 1-6, got an array of {dice.dtype}")
     dice = np.ascontiguousarray(dice, dtype=np.int64).reshape(-1, 2)
     if dice.shape[0] != rows.shape[0]:
         raise ValueError(f"got {rows.shape[0]} positions but {dice.shape[0]} rolls")

@@ -185,15 +185,19 @@ class Position:
         sides = []
         for text in parts[:2]:
             counts = [0] * POINTS
+            seen = set()
             for pair in filter(None, text.split(",")):
                 point, _, count = pair.partition(":")
-                if not (point.isdigit() and count.isdigit()) or not 1 <= int(point) <= POINTS:
+                if not (_is_number(point) and _is_number(count)) or not 1 <= int(point) <= POINTS:
                     raise PositionError(f"bad 'point:count' pair {pair!r} in key {key!r}")
+                if point in seen:
+                    raise PositionError(f"point {point} appears twice in key {key!r}")
+                seen.add(point)
                 counts[int(point) - 1] = int(count)
             sides.append(counts)
         own_pinned, opp_pinned = [], []
         for pin in filter(None, parts[2].split(",")):
-            if pin[:1] not in "+-" or not pin[1:].isdigit() or not pin[:1]:
+            if pin[:1] not in ("+", "-") or not _is_number(pin[1:]):
                 raise PositionError(f"bad pin {pin!r} in key {key!r}: use +point or -point")
             (opp_pinned if pin[0] == "+" else own_pinned).append(int(pin[1:]))
         return cls.from_dict(
@@ -206,6 +210,15 @@ class Position:
                 "opp_off": CHECKERS - sum(sides[1]),
             }
         )
+
+    def __reduce__(self):
+        return (Position, (bytes(self._row),))
+
+    def __copy__(self) -> Position:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Position:
+        return self
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
@@ -224,6 +237,10 @@ class Position:
         return draw_board(self)
 
 
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise PositionError(f"{what} must be an integer, got {value!r}")
@@ -240,6 +257,8 @@ def _check_row(row: np.ndarray) -> None:
             raise PositionError(f"{side} has a negative count on point {point}")
         if counts.sum() > CHECKERS:
             raise PositionError(f"{side} has {counts.sum()} checkers on the board, over {CHECKERS}")
+    if own.sum() == 0 and opp.sum() == 0:
+        raise PositionError("both sides have borne off all their checkers; no game ends so")
     for index in range(POINTS):
         point, mine, theirs, flag = index + 1, own[index], opp[index], pin[index]
         if flag not in (0, OPP_PINNED, OWN_PINNED):

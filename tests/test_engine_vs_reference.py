@@ -217,15 +217,18 @@ def test_threads_give_the_same_afterstates_as_one_thread(sample, threads):
 
 def test_a_batch_too_small_to_split_gives_the_same_with_threads(sample):
     rows, dice = sample.rows[:3], sample.dice[:3]
-    assert all(
-        np.array_equal(threaded, single)
-        for threaded, single in zip(
-            generate_afterstates(rows, dice, threads=2), generate_afterstates(rows, dice)
-        )
-    )
+    threaded, threaded_offsets = generate_afterstates(rows, dice, threads=2)
+    single, single_offsets = generate_afterstates(rows, dice)
+    assert np.array_equal(threaded_offsets, single_offsets)
+    assert np.array_equal(threaded, single)
 
 
 def test_the_engine_is_deterministic(sample):
     afterstates, offsets = generate_afterstates(sample.rows, sample.dice)
     assert np.array_equal(offsets, sample.offsets)
     assert np.array_equal(afterstates, sample.afterstates)
+
+
+def test_float_dice_are_rejected_not_truncated():
+    with pytest.raises(ValueError, match="integers"):
+        generate_afterstates(Position.initial().row[None, :], np.array([[2.7, 6.9]]))

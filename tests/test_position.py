@@ -46,11 +46,7 @@ SAMPLE_POSITIONS = {
 }
 
 
-def sample_ids() -> list[str]:
-    return list(SAMPLE_POSITIONS)
-
-
-@pytest.fixture(params=sample_ids())
+@pytest.fixture(params=list(SAMPLE_POSITIONS))
 def position(request) -> Position:
     return SAMPLE_POSITIONS[request.param]
 
@@ -163,27 +159,13 @@ def pickled(position: Position) -> Position:
 
 
 COPIES = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": pickled}
-READ_ONLY_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: Position has no __reduce__/__deepcopy__, so the copied row is "
-    "writeable and writing to it leaves a stale hash and equality",
-)
-
-
 @pytest.mark.parametrize("make_copy", COPIES.values(), ids=list(COPIES))
 def test_copies_are_equal(position, make_copy):
     duplicate = make_copy(position)
     assert duplicate == position and hash(duplicate) == hash(position)
 
 
-@pytest.mark.parametrize(
-    "make_copy",
-    [
-        pytest.param(copy.copy, id="copy"),
-        pytest.param(copy.deepcopy, id="deepcopy", marks=READ_ONLY_BUG),
-        pytest.param(pickled, id="pickle", marks=READ_ONLY_BUG),
-    ],
-)
+@pytest.mark.parametrize("make_copy", COPIES.values(), ids=list(COPIES))
 def test_copies_keep_a_read_only_row(make_copy):
     assert not make_copy(Position.initial()).row.flags.writeable
 
@@ -372,9 +354,7 @@ MALFORMED_DICTS = {
 }
 
 
-@pytest.mark.parametrize(
-    "data, message", MALFORMED_DICTS.values(), ids=list(MALFORMED_DICTS)
-)
+@pytest.mark.parametrize("data, message", MALFORMED_DICTS.values(), ids=list(MALFORMED_DICTS))
 def test_from_dict_rejects_malformed_input_naming_the_problem(data, message):
     with pytest.raises(PositionError, match=message):
         Position.from_dict(data)
@@ -412,13 +392,8 @@ def test_from_key_rejects_malformed_keys_naming_the_problem(key, message):
         Position.from_key(key)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine leniency: from_key lets a later 'point:count' pair overwrite an earlier "
-    "one for the same point instead of rejecting the key",
-)
 def test_from_key_rejects_a_point_named_twice():
-    with pytest.raises(PositionError):
+    with pytest.raises(PositionError, match="twice"):
         Position.from_key("24:10,24:15|1:15|")
 
 
@@ -453,3 +428,15 @@ def test_legal_afterstates_accepts_any_pair_of_integers(dice):
 def test_legal_afterstates_rejects_a_non_position():
     with pytest.raises(TypeError, match="Position"):
         legal_afterstates(INITIAL_DICT, (6, 5))
+
+
+def test_from_key_rejects_digits_that_are_not_ascii():
+    with pytest.raises(PositionError, match="bad 'point:count' pair"):
+        Position.from_key("24:\u00b9\u2075|1:15|")
+
+
+def test_a_position_where_both_sides_bore_off_everything_is_rejected():
+    empty = {"own": [0] * 24, "opp": [0] * 24, "own_pinned": [], "opp_pinned": [],
+             "own_off": 15, "opp_off": 15}
+    with pytest.raises(PositionError, match="both sides"):
+        Position.from_dict(empty)

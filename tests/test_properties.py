@@ -44,15 +44,16 @@ POINTS = 24
 CHECKERS = 15
 MAX_TURNS = 200  # random games end within about 150 turns; this only bounds a drawn game
 
+# Modest example counts keep the file near 20 s on two cores; the slow test runs longer.
 PROPERTY_SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-
-dice_rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
 FINISHED_SETTINGS = settings(
     max_examples=100, deadline=None, suppress_health_check=[HealthCheck.large_base_example]
 )
 BATCH_SETTINGS = settings(max_examples=50, deadline=None)
+
+dice_rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
 
 
 def random_game(seed: int, turns: int) -> tuple[Position, Position | None]:
