@@ -13,24 +13,30 @@ A Gymnasium action space ``Discrete(K)`` needs ``K`` at least this large. Three 
    chains with one batched :func:`tapa_env.generate_afterstates` call. The chains start from
    the best self-play positions, from hand-made spread positions and from random ones.
 3. **Bound.** A play of a double ``d`` is a multiset of at most four source points (one per
-   checker move); the afterstate determines that multiset (read the count changes from point
-   24 down: ``m[q] = m[q + d] - (after[q] - before[q])``), so distinct afterstates are at most
-   the multisets of <= 4 sources with ``m[q] <= c[q] + m[q + d]`` (a checker must be on ``q``
-   when it leaves), ``c`` the mover's counts. Maximised exactly over every ``c`` with at most
-   15 checkers (a dynamic program over the chains ``q, q + d, ...`` keeping Pareto-optimal
-   count vectors), this bounds every position, whatever the blocks, pins, bear-offs or early
-   game ends. A non-double's play is a pair (source of each die, or none): at most 25 * 25.
+   checker move), with ``m[q] <= c[q] + m[q + d]`` (a checker must be on ``q`` when it
+   leaves; ``c`` the mover's counts), and its afterstate depends on that multiset only (the
+   opponent's checkers do not move; a pin lies exactly where a lone opponent checker ends up
+   under mover checkers). So a turn has at most as many afterstates as such multisets.
+   Maximised exactly over every ``c`` of at most 15 checkers (a dynamic program along the
+   chains ``q, q + d, ...`` that keeps the Pareto-optimal count vectors), this bounds every
+   turn of ``d-d``, whatever the blocks, pins, bear-offs or early game ends. Plays of fewer
+   dice survive only where the game ends part-way (R6); where neither that nor a bear-off can
+   happen, the sources lie on points ``d+1..24`` and all plays have the same length, a
+   tighter bound for those turns. A non-double's play is a pair (the source of each die, or
+   none): at most 25 * 25 afterstates.
+4. **Exhaustive check** (``--exhaustive``): every single-checker layout of the mover in the two
+   families where a 1-1 play can end the game by the opponent's mother (R9).
 
 Prints the search, then the best position key, its roll and count; the last line is
 ``max_afterstates N``.
 
     python bench/max_afterstates.py [--games 500] [--seconds 60] [--chains 48] [--seed 0]
+                                    [--exhaustive] [--verify] [--no-bound]
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from math import comb
 
@@ -233,6 +239,40 @@ def anneal(
     return best
 
 
+def singleton_family(family: str, d: int = 1, chunk: int = 4096) -> tuple[int, np.ndarray, int]:
+    """Every mover layout of single checkers, with the opponent's mother alone on point 1.
+
+    ``A``: the mother unpinned, 15 mover checkers on 15 of points 2..24 (a play landing on 1
+    pins the mother and, with point 24 empty, ends the game). ``B``: the mother already pinned
+    by a mover checker on 1, one on 24 (leaving it ends the game), 13 on points 2..23. The
+    opponent's other 14 checkers lie pinned under mover checkers: nothing is blocked.
+    Returns ``(best count, best row, layouts tried)``.
+    """
+    import itertools
+
+    base, pool, k = ([], range(2, 25), 15) if family == "A" else ([1, 24], range(2, 24), 13)
+    layouts = itertools.combinations(pool, k)
+    best, best_row, tried = 0, None, 0
+    while batch := list(itertools.islice(layouts, chunk)):
+        points = np.array([list(c) + base for c in batch]) - 1
+        size = len(points)
+        rows = np.zeros((size, ROW_WIDTH), dtype=np.int8)
+        index = np.arange(size)[:, None]
+        rows[index, OWN + points] = 1
+        rows[:, OPP] = 1
+        others = np.sort(points, axis=1)
+        others = others[others != 0].reshape(size, -1)[:, :14]
+        rows[index, OPP + others] = 1
+        rows[index, PIN + others] = 1
+        if family == "B":
+            rows[:, PIN] = 1
+        found = counts(rows, np.full((size, 2), d, dtype=np.int64))
+        tried += size
+        if found.max() > best:
+            best, best_row = int(found.max()), rows[int(np.argmax(found))].copy()
+    return best, best_row, tried
+
+
 # ---------------------------------------------------------------------------------------------
 # bound
 
@@ -285,9 +325,7 @@ def _chain(length: int, moves: int = 4) -> dict[int, np.ndarray]:
                             h[:, jn, t + jn] += g[:, j, t]
                 grown.setdefault(used + c, []).append(h.reshape(len(g), -1))
         states = _by_budget(grown)
-    return _by_budget(
-        {b: [flat.reshape(-1, size, size).sum(axis=1)] for b, flat in states.items()}
-    )
+    return _by_budget({b: [flat.reshape(-1, size, size).sum(axis=1)] for b, flat in states.items()})
 
 
 def _combine(a: dict[int, np.ndarray], b: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -306,10 +344,12 @@ def _combine(a: dict[int, np.ndarray], b: dict[int, np.ndarray]) -> dict[int, np
     return _by_budget(out)
 
 
-def double_bound(d: int) -> tuple[int, int]:
-    """Max over all counts ``c`` (<= 15 checkers) of the source multisets of a double ``d``:
-    ``(of exactly 4 moves, of at most 4 moves)``. The second bounds every turn of ``d-d``."""
-    lengths = [len(range(r, POINTS + 1, d)) for r in range(1, d + 1)]
+def double_bound(d: int, lowest: int = 1) -> tuple[int, int]:
+    """Max over all counts ``c`` (<= 15 checkers) of the source multisets of a double ``d``
+    on points ``lowest..24``: ``(of exactly 4 moves, of at most 4 moves)``. With ``lowest=1``
+    the second bounds every turn of ``d-d``; with ``lowest=d+1`` (no bear-off) the first
+    bounds every turn in which neither a bear-off nor an early game end can happen."""
+    lengths = [len(range(r, POINTS + 1, d)) for r in range(lowest, lowest + d)]
     frontiers = {n: _chain(n) for n in set(lengths)}
     total = frontiers[lengths[0]]
     for n in lengths[1:]:
@@ -336,7 +376,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-bound", action="store_true", help="skip the bound computation")
     parser.add_argument(
-        "--verify", action="store_true",
+        "--exhaustive",
+        action="store_true",
+        help="also try every single-checker layout of the two mother-pin families for 1-1 "
+        "(about 1 M positions, several minutes)",
+    )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
         help="recount the best with the slow reference generator (tests/reference.py)",
     )
     args = parser.parse_args()
@@ -372,6 +419,16 @@ def main() -> None:
     full = all_rolls(winners)
     j, r = divmod(int(np.argmax(full)), len(ROLLS))
     results.append((int(full[j, r]), winners[j], tuple(ROLLS[r]), "annealing, all rolls"))
+    if args.exhaustive:
+        for family in ("A", "B"):
+            tick = time.perf_counter()
+            n, best_row, tried = singleton_family(family)
+            assert plausible(best_row[None])[0]
+            print(
+                f"exhaustive family {family}, 1-1: {tried} layouts in "
+                f"{time.perf_counter() - tick:.0f} s, best {n}: {describe(best_row)}"
+            )
+            results.append((n, best_row, (1, 1), f"exhaustive family {family}"))
     count, row, roll, how = max(results, key=lambda x: x[0])
 
     # 3. bound
@@ -379,7 +436,11 @@ def main() -> None:
         print("bound: distinct source multisets of a double, max over all mover counts c:")
         for d in range(1, 7):
             exact, at_most = double_bound(d)
-            print(f"  {d}-{d}: {exact} of 4 moves, {at_most} of <= 4 moves")
+            plain, _ = double_bound(d, lowest=d + 1)
+            print(
+                f"  {d}-{d}: {exact} of 4 moves, {at_most} of <= 4 moves (every turn); "
+                f"{plain} with no bear-off and no early game end"
+            )
         print(
             f"  non-doubles: <= 25 * 25 = 625; "
             f"crude double bound: C(24 + 4, 4) = {comb(POINTS + 4, 4)}"

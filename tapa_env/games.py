@@ -14,9 +14,11 @@ from .movegen import generate_afterstates
 from .outcome import outcomes
 from .rules import DEFAULT_RULES, Rules
 
-# The most distinct afterstates one turn can have (the Discrete action space of the envs).
-# Measured by bench/max_afterstates.py; see the README.
-MAX_AFTERSTATES = 4096
+# The size K of the envs' Discrete(K) action space: more than any turn can have. A search
+# (bench/max_afterstates.py: self-play, annealing, an exhaustive check of 1-1) finds at most
+# 2,240 afterstates (roll 1-1), and counting the multisets of source points a double can play
+# proves at most 3,029 for any position and roll; 3,072 covers every turn.
+MAX_AFTERSTATES = 3072
 
 
 class Games:
