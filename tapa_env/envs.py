@@ -241,14 +241,21 @@ class Afterstates:
 
     ``rows`` is int8 ``(M, ROW_WIDTH)`` and game ``i`` owns ``rows[offsets[i]:offsets[i + 1]]``;
     an action of game ``i`` indexes into its own slice. ``encoded`` is the float32
-    ``(M, size)`` encoding, computed on first use; ``padded()`` gives ``(N, width, size)``
-    with a mask, for those who want a dense view.
+    ``(M, size)`` encoding, computed on first use (into ``out`` when given); ``padded()``
+    gives ``(N, width, size)`` with a mask, for those who want a dense view.
     """
 
-    def __init__(self, rows: np.ndarray, offsets: np.ndarray, encoding: Encoding) -> None:
+    def __init__(
+        self,
+        rows: np.ndarray,
+        offsets: np.ndarray,
+        encoding: Encoding,
+        out: np.ndarray | None = None,
+    ) -> None:
         self.rows = rows
         self.offsets = offsets
         self.encoding = encoding
+        self._out = out
 
     @property
     def counts(self) -> np.ndarray:
@@ -258,7 +265,7 @@ class Afterstates:
     @cached_property
     def encoded(self) -> np.ndarray:
         """``(M, size)`` float32: the encoded afterstates, in the order of ``rows``."""
-        return self.encoding.encode(self.rows)
+        return self.encoding.encode(self.rows, out=self._out)
 
     def game(self, index: int) -> np.ndarray:
         """The encoded afterstates of game ``index``: ``(counts[index], size)`` float32."""
@@ -296,6 +303,12 @@ class TapaVectorEnv(gym.vector.VectorEnv):
     with offsets, encoded on demand, with a padded view and an action mask),
     ``legal_counts`` (afterstates per game), ``to_move`` (int8: the player to move in each
     game) and ``turn``.
+
+    With ``copy=False`` (as Gymnasium's vector envs offer), ``afterstates.encoded`` is
+    written into one of two buffers that the env reuses in turn: it stays valid through the
+    next step and is overwritten by the one after. That saves allocating tens of megabytes
+    a step at 1,024 games; copy what you keep longer. The default, ``copy=True``, gives a
+    fresh array every step.
     """
 
     metadata = {
@@ -310,6 +323,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         max_turns: int = DEFAULT_MAX_TURNS,
         rules: Rules = DEFAULT_RULES,
         threads: int = 1,
+        copy: bool = True,
         render_mode: str | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
@@ -330,6 +344,9 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self._games = Games(self.num_envs, rules=rules, threads=threads)
         self._everyone = np.arange(self.num_envs)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
+        self.copy = copy
+        self._buffers: list[np.ndarray] = [np.empty((0, self.encoding.size), np.float32)] * 2
+        self._steps = 0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
@@ -375,11 +392,25 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         games = self._games
         self.action_space.legal = games.counts
         return {
-            "afterstates": Afterstates(games.afterstates, games.offsets, self.encoding),
+            "afterstates": Afterstates(
+                games.afterstates, games.offsets, self.encoding, out=self._encoding_buffer()
+            ),
             "legal_counts": games.counts,
             "to_move": games.to_move.copy(),
             "turn": games.turns.copy(),
         }
+
+    def _encoding_buffer(self) -> np.ndarray | None:
+        """With ``copy=False``, the buffer this step's encoded afterstates go into."""
+        if self.copy:
+            return None
+        self._steps += 1
+        needed = len(self._games.afterstates)
+        buffer = self._buffers[self._steps % 2]
+        if len(buffer) < needed:
+            buffer = np.empty((needed + needed // 4 + 64, self.encoding.size), np.float32)
+            self._buffers[self._steps % 2] = buffer
+        return buffer[:needed]
 
     def render(self) -> tuple[str, ...] | None:
         if self.render_mode != "ansi":

@@ -837,3 +837,19 @@ def test_vector_action_space_sample_is_always_legal():
         assert ((actions >= 0) & ((actions < counts) | restarting)).all()
         _, _, terminations, truncations, infos = env.step(actions)
         restarting = terminations | truncations
+
+
+def test_vector_env_without_copy_encodes_the_same_afterstates_into_reused_buffers():
+    fresh, reused = TapaVectorEnv(8), TapaVectorEnv(8, copy=False)
+    _, fresh_info = fresh.reset(seed=3)
+    _, reused_info = reused.reset(seed=3)
+    kept = []
+    for _ in range(4):
+        assert np.array_equal(fresh_info["afterstates"].encoded, reused_info["afterstates"].encoded)
+        kept.append(reused_info["afterstates"].encoded)
+        actions = np.zeros(8, dtype=np.int64)
+        _, _, _, _, fresh_info = fresh.step(actions)
+        _, _, _, _, reused_info = reused.step(actions)
+    # Two buffers in turn: step t's array shares memory with step t + 2's, not t + 1's.
+    assert np.shares_memory(kept[0], kept[2]) and np.shares_memory(kept[1], kept[3])
+    assert not np.shares_memory(kept[0], kept[1])
