@@ -6,8 +6,8 @@ opponent moves next, from low points to high in our numbering, starting from our
 
 :func:`afterstate_features` returns a ``float32`` matrix of shape ``(M, len(FEATURES))``, one
 column per name of :data:`FEATURES`, computed for the whole ``(M, ROW_WIDTH)`` batch in one
-numba-compiled pass (no Python loop per afterstate). :data:`FEATURE_DOCS` says what each column counts, in
-which unit, and which way is good for us.
+numba-compiled pass (no Python loop per afterstate). :data:`FEATURE_DOCS` says what each
+column counts, in which unit, and which way is good for us.
 
 What is left out on purpose: anything the mover cannot change with its play. Within one
 turn every afterstate has the same opponent checkers, the same opponent pips and the same

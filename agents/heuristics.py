@@ -6,8 +6,10 @@ turn with :func:`agents.players.best_in_each_turn`: deterministic, ties to the f
 afterstate in the engine's order. The styles follow shared/STRATEGY.md:
 
 ``defensive``
-    Moves carefully toward home, leaves no checker the opponent can pin when it can help
-    it, keeps checkers in pairs, and waits for a chance to pin near its point 1.
+    Moves carefully toward home, puts a high price on a checker the opponent can pin (it
+    leaves one only when the alternatives cost more than about 6 to 30 pips, depending on
+    the shots and how deep the checker sits), keeps checkers in pairs, and waits for a
+    chance to pin near its point 1.
 ``offensive``
     Pushes checkers forward from the first rolls, single ones too, to get them past the
     10-15 zone, and goes for pins in or near its home, accepting the risk of being pinned.
@@ -15,14 +17,20 @@ afterstate in the engine's order. The styles follow shared/STRATEGY.md:
     Plays one of two tables a turn, chosen from the position alone (see
     :class:`AdaptivePlayer`), and always protects its own mother.
 
-The weights are in "points of score" per unit of each feature; a pip is worth 1. They were
-hand-tuned with a few rounds of matches against ``random`` and against each other.
+The weights are in pips: the score of a unit of each feature, with a pip of progress worth 1.
+They were set by hand and then by two rounds of a coordinate search (halve or double one
+weight at a time, 2,000 games against each style) and an ablation (each weight set to 0),
+rounded, and held to their style where the search pulled the two styles together. What the
+search taught: leaving the start point early pays for both styles (late checkers get
+trapped), and blot safety has an optimum, not a maximum: a defensive price three times
+higher, or an offensive price of zero, loses 0.2 to 1.2 points a game.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from tapa_env.layout import OWN, POINTS
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .features import FEATURES, afterstate_features, feature_vector, own_pinned, pip_counts
@@ -32,40 +40,43 @@ from .players import Player, best_in_each_turn
 RESULT = 1000.0
 
 DEFENSIVE_WEIGHTS = feature_vector(
-    result=RESULT,
-    pip_count=-1.0,
-    borne_off=4.0,
-    exposure=-20.0,
-    exposure_depth=-20.0,
-    mother_exposed=-200.0,
-    made_points=4.0,
-    home_points=4.0,
-    pins=30.0,
-    home_pins=10.0,
-    opp_mother_pinned=300.0,
-    targets=2.0,
-    stacks=-2.0,
+    result=RESULT,  # a win is always taken
+    pip_count=-1.0,  # the unit: one pip of progress
+    borne_off=4.0,  # in the race, a checker off beats a few pips saved
+    exposure=-20.0,  # a blot with one shooter (11/36) costs about 6 pips, with all six 20
+    exposure_depth=-10.0,  # half as much again high on our side, deep in their path
+    mother_exposed=-200.0,  # never leave the mother (R9: two points)
+    made_points=4.0,  # walk in pairs
+    home_points=2.0,  # and build the home
+    pins=30.0,  # a pin on point 1 is worth 30 pips, on point 13 half that
+    home_pins=10.0,  # and a pin in the home 10 more: it need not be released
+    opp_mother_pinned=300.0,  # two points won once our start point empties
+    start_checkers=-2.0,  # leave the start in good time: late checkers get trapped
+    past_middle=-2.0,  # but do not rush into the home: checkers there cannot pin any more
 )
-"""Defensive: pairs and safety first (exposure costs more than the pips a blot gains)."""
+"""Defensive: moves carefully, pays about twice the offensive price for a blot in reach."""
 
 OFFENSIVE_WEIGHTS = feature_vector(
     result=RESULT,
     pip_count=-1.0,
-    borne_off=4.0,
-    exposure=-4.0,
-    exposure_depth=-4.0,
-    mother_exposed=-200.0,
-    made_points=2.0,
-    home_points=4.0,
-    pins=40.0,
+    borne_off=8.0,
+    exposure=-8.0,  # blots are cheap: a lone checker in reach of one shooter costs 2-5 pips
+    exposure_depth=-8.0,
+    mother_exposed=-200.0,  # the mother is never a risk worth taking
+    made_points=2.0,  # pairs matter less: single checkers run too
+    home_points=2.0,
+    pins=40.0,  # pins are worth a third more than to the defensive style
     home_pins=15.0,
     opp_mother_pinned=300.0,
-    start_checkers=-3.0,
-    past_middle=3.0,
-    targets=6.0,
+    start_checkers=-6.0,  # push checkers off the start from the first rolls
+    past_middle=2.0,  # and past the 10-15 zone
+    targets=6.0,  # keep their blots in reach, to pin them next turn
     stacks=-2.0,
 )
 """Offensive: run past the middle and pin, with blots costing little."""
+
+ADAPTIVE_HIGH_ROLLS_WEIGHTS = OFFENSIVE_WEIGHTS + feature_vector(middle_zone=2.0)
+"""The adaptive bot after high rolls: offensive, and a checker in the 10-15 zone to pin from."""
 
 
 class LinearPlayer(Player):
@@ -114,30 +125,37 @@ class OffensivePlayer(LinearPlayer):
         super().__init__(OFFENSIVE_WEIGHTS, rules)
 
 
-# Pips of lead (after this roll) from which the adaptive bot calls its rolls high.
 HIGH_ROLLS_LEAD = 8
-ADAPTIVE_STYLES = np.stack([DEFENSIVE_WEIGHTS, OFFENSIVE_WEIGHTS])
-"""Row 0: the defensive table; row 1: the offensive one (both protect the mother)."""
+"""Pips of lead, this roll included, from which the adaptive bot calls its rolls high."""
+OPENING_START_CHECKERS = 4
+"""The adaptive bot follows its rolls while it has at least this many checkers on point 24."""
+ADAPTIVE_STYLES = np.stack([DEFENSIVE_WEIGHTS, ADAPTIVE_HIGH_ROLLS_WEIGHTS])
+"""The adaptive bot's tables: row 0 after low rolls (defensive), row 1 after high rolls."""
 
 
 class AdaptivePlayer(Player):
     """STRATEGY.md's advice to choose the style from the rolls, decided afresh every turn.
 
     Stateless: the choice is a function of the turn's position and its afterstates, so the
-    batched and the single choice agree and the arena needs no memory per game. For each turn:
+    batched and the single choice agree and the arena needs no memory per game. A turn is
+    played with the high-rolls table (:data:`ADAPTIVE_HIGH_ROLLS_WEIGHTS`: offensive, and a
+    checker in the middle zone) when all three hold, else with :data:`DEFENSIVE_WEIGHTS`:
 
-    * ``lead`` = the opponent's pip count minus ours after this roll, where "after this roll"
-      is our pip count less the most pips any afterstate of the turn moves (the roll's pips,
-      or fewer when it cannot all be played). Both sides start with 360 pips, so the lead is
-      how much higher our rolls have been, this one included, than theirs.
-    * offensive (:data:`OFFENSIVE_WEIGHTS`) when ``lead >= HIGH_ROLLS_LEAD`` (8 pips, a bit
-      less than one average roll of 8.17: our rolls have been high) **and** no checker of
-      ours is pinned; defensive (:data:`DEFENSIVE_WEIGHTS`) otherwise: low rolls, or we have
-      been pinned, so we switch to defence.
+    * **high rolls**: ``lead >= HIGH_ROLLS_LEAD`` (8 pips, about one average roll of 8.17).
+      ``lead`` is the opponent's pip count minus ours after this roll, where "after this
+      roll" is our pip count less the most pips any afterstate of the turn moves (the roll's
+      pips, or fewer when not all of it can be played). Both sides start with 360 pips, so
+      the lead says how much higher our rolls have been, this one included, than theirs.
+      Moving second we have had one roll fewer than the opponent when we count, moving first
+      one more; a lead of 8 splits the difference.
+    * **the opening**: at least :data:`OPENING_START_CHECKERS` (4) of our checkers are still
+      on point 24. STRATEGY: "choose after the first rolls"; once most checkers have left
+      the start, the attempt to pin has worked or failed, and the bot plays defence.
+    * **not pinned**: no checker of ours lies pinned. Once pinned, switch to defence.
 
     Both tables put a large cost on leaving the mother exposed, so the mother is always
-    protected. The per-turn choice is vectorised: each afterstate is scored by both tables
-    in one matrix product and keeps the column of its turn's style.
+    protected. The choice is vectorised: each afterstate is scored by both tables in one
+    matrix product and keeps the column of its turn's style.
     """
 
     name = "adaptive"
@@ -149,22 +167,24 @@ class AdaptivePlayer(Player):
     def styles(
         self, positions: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray
     ) -> np.ndarray:
-        """``(B,)`` int64 style per turn: 0 defensive, 1 offensive (see the class docstring)."""
+        """``(B,)`` int64 table per turn: 0 defensive, 1 high rolls (see the class docstring).
+
+        ``positions`` ``(B, ROW_WIDTH)`` and ``afterstates`` with ``offsets`` as in
+        :meth:`choose_batch`, mover's frame.
+        """
         own_before, opp_before = pip_counts(positions)
         own_after, _ = pip_counts(afterstates)
-        counts = np.diff(offsets)
-        drop = np.repeat(own_before, counts) - own_after
+        drop = np.repeat(own_before, np.diff(offsets)) - own_after
         roll_pips = np.maximum.reduceat(drop, offsets[:-1])
         lead = opp_before - (own_before - roll_pips)
         high_rolls = lead >= HIGH_ROLLS_LEAD
-        return (high_rolls & (own_pinned(positions) == 0)).astype(np.int64)
+        opening = positions[:, OWN + POINTS - 1] >= OPENING_START_CHECKERS
+        return (high_rolls & opening & (own_pinned(positions) == 0)).astype(np.int64)
 
     def choose_batch(self, positions, afterstates, offsets, rng):
-        features = afterstate_features(afterstates, rules=self.rules)
-        both = features @ self.weights.T
+        both = afterstate_features(afterstates, rules=self.rules) @ self.weights.T
         style = np.repeat(self.styles(positions, afterstates, offsets), np.diff(offsets))
-        scores = both[np.arange(len(style)), style]
-        return best_in_each_turn(scores, offsets)
+        return best_in_each_turn(both[np.arange(len(style)), style], offsets)
 
 
 HEURISTIC_PLAYERS: dict[str, type[Player]] = {
@@ -175,11 +195,13 @@ HEURISTIC_PLAYERS: dict[str, type[Player]] = {
 """The heuristic bots by name; each constructor takes no required argument."""
 
 __all__ = [
+    "ADAPTIVE_HIGH_ROLLS_WEIGHTS",
     "ADAPTIVE_STYLES",
     "DEFENSIVE_WEIGHTS",
     "HEURISTIC_PLAYERS",
     "HIGH_ROLLS_LEAD",
     "OFFENSIVE_WEIGHTS",
+    "OPENING_START_CHECKERS",
     "AdaptivePlayer",
     "DefensivePlayer",
     "LinearPlayer",

@@ -32,7 +32,10 @@ BOTS = sorted(HEURISTIC_PLAYERS)
 
 @pytest.fixture(scope="module")
 def turns():
-    """Positions and rolls from random games, with their afterstates: ``(rows, dice, afterstates, offsets)``."""
+    """Positions and rolls from random games with their afterstates.
+
+    ``(rows, dice, afterstates, offsets)`` as :func:`tapa_env.generate_afterstates` gives them.
+    """
     record = random_self_play(40, seed=7)
     pick = np.random.default_rng(1).choice(len(record.positions), size=400, replace=False)
     rows, dice = record.positions[pick], record.dice[pick]
@@ -192,13 +195,15 @@ def test_the_mother_is_never_left_exposed_when_it_can_be_helped(name):
 
 
 def test_adaptive_style_follows_the_rolls_and_turns_defensive_once_pinned():
-    player = AdaptivePlayer()
+    # 6-5 to play. Ahead by far in the opening: high-rolls table. Behind: defensive. Ahead but
+    # pinned: defensive. Ahead with most checkers off the start (the opening over): defensive.
     ahead = board(own={24: 10, 8: 5}, opp={1: 14, 12: 1})
     behind = board(own={24: 14, 12: 1}, opp={1: 10, 17: 5})
     pinned = board(own={24: 9, 18: 1, 8: 5}, opp={1: 14, 18: 1}, own_pinned=[18])
-    rows = np.stack([p.row for p in (ahead, behind, pinned)])
-    afterstates, offsets = generate_afterstates(rows, np.array([[6, 5]] * 3))
-    assert player.styles(rows, afterstates, offsets).tolist() == [1, 0, 0]
+    later = board(own={24: 3, 8: 12}, opp={1: 14, 12: 1})
+    rows = np.stack([p.row for p in (ahead, behind, pinned, later)])
+    afterstates, offsets = generate_afterstates(rows, np.array([[6, 5]] * 4))
+    assert AdaptivePlayer().styles(rows, afterstates, offsets).tolist() == [1, 0, 0, 0]
     assert ADAPTIVE_STYLES.shape == (2, len(FEATURES))
 
 
