@@ -164,6 +164,12 @@ def format_table(results: dict) -> str:
             f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
             f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         )
+        if "matches" in p:
+            m = p["matches"]
+            lines.append(
+                f"{'':<4}matches to {m['to_points']}: {m['won']} won, {m['lost']} lost "
+                f"of {m['played']}"
+            )
     lines.append("")
     lines.append("ppg: net points per game of the first player; rates: its wins by kind, and draws.")
     lines.append("")
