@@ -57,8 +57,7 @@ def _load_bot_file(path: Path) -> Player:
     except (RuntimeError, EOFError, OSError, ValueError, zipfile.BadZipFile) as error:
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise PlayerSpecError(
-            f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): "
-            f"{detail}"
+            f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
         ) from error
     except Exception as error:  # unpickling refused: not plain tensors and containers
         raise PlayerSpecError(

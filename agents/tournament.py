@@ -111,9 +111,7 @@ def _merge(parts: list[GameResults]) -> GameResults:
     )
 
 
-def round_robin(
-    config: TournamentConfig, progress: Callable[[int], None] | None = None
-) -> dict:
+def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None = None) -> dict:
     """Play every pairing of ``config.players``; the results of shared/CONTRACT.md.
 
     ``progress`` is called with the number of games (or matches) each finished chunk played.
@@ -171,7 +169,9 @@ def format_table(results: dict) -> str:
                 f"of {m['played']}"
             )
     lines.append("")
-    lines.append("ppg: net points per game of the first player; rates: its wins by kind, and draws.")
+    lines.append(
+        "ppg: net points per game of the first player; rates: its wins by kind, and draws."
+    )
     lines.append("")
     lines.append(f"{'player':<34} {'rating':>7} {'95% CI':>17}")
     ranked = sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"])

@@ -35,7 +35,9 @@ def best_rate(rows: np.ndarray, dice: np.ndarray, batch: int, repeats: int) -> t
         start = time.perf_counter()
         afterstates = 0
         for first in range(0, len(rows), batch):
-            found, _ = generate_afterstates(rows[first : first + batch], dice[first : first + batch])
+            found, _ = generate_afterstates(
+                rows[first : first + batch], dice[first : first + batch]
+            )
             afterstates += len(found)
         best_seconds = min(best_seconds, time.perf_counter() - start)
     return len(rows) / best_seconds, afterstates / best_seconds

@@ -1,6 +1,6 @@
 """Play one game of uniformly random legal moves and print it: ``python -m tapa_env``.
 
-    python -m tapa_env [--seed N] [--boards]
+python -m tapa_env [--seed N] [--boards]
 """
 
 from __future__ import annotations

@@ -53,7 +53,5 @@ def draw_board(position: Position) -> str:
     lines.append("-" * len(lines[0]))
     lines += [line(bottom_points, d) for d in reversed(range(_ROWS_SHOWN))]
     lines.append(label(bottom_points))
-    lines.append(
-        f"O borne off: {position.own_off}    X borne off: {position.opp_off}"
-    )
+    lines.append(f"O borne off: {position.own_off}    X borne off: {position.opp_off}")
     return "\n".join(lines)

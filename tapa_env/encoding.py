@@ -162,7 +162,9 @@ class Encoding:
 ENCODINGS = {
     "raw": Encoding("raw", "raw-v1", RAW_SIZE, "checkers, pins, borne off, mothers"),
     "expert": Encoding(
-        "expert", "expert-v1", EXPERT_SIZE,
+        "expert",
+        "expert-v1",
+        EXPERT_SIZE,
         "raw plus pip counts, exposed checkers, pins, home points, mother at risk",
     ),
 }
@@ -173,9 +175,7 @@ def get_encoding(name: str) -> Encoding:
     try:
         return ENCODINGS[name]
     except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}"
-        ) from None
+        raise ValueError(f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}") from None
 
 
 def check_version(expected: str) -> Encoding:

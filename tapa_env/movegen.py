@@ -135,7 +135,10 @@ def _longest_continuation(
     best = 0
     level = start
     stack[0, level], stack[1, level], stack[2, level], stack[3, level] = (
-        low, high, pinned, occupied
+        low,
+        high,
+        pinned,
+        occupied,
     )
     stack[5, level] = limit
     stack[4, level] = -1
@@ -158,8 +161,13 @@ def _longest_continuation(
         if level + 1 == count:
             return count - start
         state = _move(
-            stack[0, level], stack[1, level], stack[2, level], stack[3, level], source,
-            dice[level], turn[2],
+            stack[0, level],
+            stack[1, level],
+            stack[2, level],
+            stack[3, level],
+            source,
+            dice[level],
+            turn[2],
         )
         level += 1
         stack[0, level], stack[1, level], stack[2, level], stack[3, level] = state
@@ -203,8 +211,18 @@ def _record(low, high, pinned, length, larger_die_play, table, entry_keys, entry
 
 @nb.njit(cache=True, nogil=True)
 def _search_order(
-    dice, count, ordered, larger_die, turn, flags, table, entry_keys, entry_plays, entries,
-    stack, side_stack,
+    dice,
+    count,
+    ordered,
+    larger_die,
+    turn,
+    flags,
+    table,
+    entry_keys,
+    entry_plays,
+    entries,
+    stack,
+    side_stack,
 ):
     """Search every play of ``dice[:count]`` in this order; returns the new entry count.
 
@@ -222,7 +240,10 @@ def _search_order(
         if entering:
             entering = False
             low, high, pinned, occupied = (
-                stack[0, level], stack[1, level], stack[2, level], stack[3, level]
+                stack[0, level],
+                stack[1, level],
+                stack[2, level],
+                stack[3, level],
             )
             if level == count:
                 entries = _record(
@@ -242,19 +263,46 @@ def _search_order(
                         out_of_order &= out_of_order - 1
                         after = _move(low, high, pinned, occupied, source, die, lone_opponent)
                         if _game_ended(after[2], after[3], own_mother_pinned, flags):
-                            length = level + 1 + _longest_continuation(
-                                after[0], after[1], after[2], after[3], dice, level + 1, count,
-                                ordered, POINTS - 1, turn, side_stack,
+                            length = (
+                                level
+                                + 1
+                                + _longest_continuation(
+                                    after[0],
+                                    after[1],
+                                    after[2],
+                                    after[3],
+                                    dice,
+                                    level + 1,
+                                    count,
+                                    ordered,
+                                    POINTS - 1,
+                                    turn,
+                                    side_stack,
+                                )
                             )
                             entries = _record(
-                                after[0], after[1], after[2], length, False, table, entry_keys,
-                                entry_plays, entries,
+                                after[0],
+                                after[1],
+                                after[2],
+                                length,
+                                False,
+                                table,
+                                entry_keys,
+                                entry_plays,
+                                entries,
                             )
                 stack[4, level] = in_order
                 if in_order == 0:
                     entries = _record(
-                        low, high, pinned, level, level == 1 and dice[0] == larger_die, table,
-                        entry_keys, entry_plays, entries,
+                        low,
+                        high,
+                        pinned,
+                        level,
+                        level == 1 and dice[0] == larger_die,
+                        table,
+                        entry_keys,
+                        entry_plays,
+                        entries,
                     )
                     level -= 1
         if level < 0 or entries < 0:
@@ -268,17 +316,42 @@ def _search_order(
         stack[5, level] = source
         die = dice[level]
         after = _move(
-            stack[0, level], stack[1, level], stack[2, level], stack[3, level], source, die,
+            stack[0, level],
+            stack[1, level],
+            stack[2, level],
+            stack[3, level],
+            source,
+            die,
             lone_opponent,
         )
         if check_each_move and _game_ended(after[2], after[3], own_mother_pinned, flags):
-            length = level + 1 + _longest_continuation(
-                after[0], after[1], after[2], after[3], dice, level + 1, count, ordered,
-                POINTS - 1, turn, side_stack,
+            length = (
+                level
+                + 1
+                + _longest_continuation(
+                    after[0],
+                    after[1],
+                    after[2],
+                    after[3],
+                    dice,
+                    level + 1,
+                    count,
+                    ordered,
+                    POINTS - 1,
+                    turn,
+                    side_stack,
+                )
             )
             entries = _record(
-                after[0], after[1], after[2], length, length == 1 and die == larger_die, table,
-                entry_keys, entry_plays, entries,
+                after[0],
+                after[1],
+                after[2],
+                length,
+                length == 1 and die == larger_die,
+                table,
+                entry_keys,
+                entry_plays,
+                entries,
             )
             if entries < 0:
                 return entries
@@ -374,8 +447,18 @@ def _generate_batch(rows, dice, flags):
             stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0] = low, high, pinned, occupied
             if entries >= 0:
                 entries = _search_order(
-                    order, 4 if doubles else 2, doubles, 0 if doubles else max(first, second),
-                    turn, flags, table, entry_keys, entry_plays, entries, stack, side_stack,
+                    order,
+                    4 if doubles else 2,
+                    doubles,
+                    0 if doubles else max(first, second),
+                    turn,
+                    flags,
+                    table,
+                    entry_keys,
+                    entry_plays,
+                    entries,
+                    stack,
+                    side_stack,
                 )
         if entries < 0:
             return out[:total], offsets, b

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from agents import load_player
 from agents.arena import KINDS, UNFINISHED, GameResults, play_games, roll
 from agents.players import Player, RandomPlayer, best_in_each_turn
 from agents.stats import fit_ratings, mean_ci95, summarize
@@ -46,7 +47,12 @@ def test_roll_is_a_pure_function_of_seed_stream_and_turn():
     assert counts.min() > 800 and counts.max() < 1200
 
 
-@pytest.mark.parametrize("player", [FirstPlay(), MostAdvanced()])
+@pytest.mark.parametrize(
+    "player",
+    [FirstPlay(), MostAdvanced()]
+    + [load_player(n) for n in ("offensive", "defensive", "adaptive")],
+    ids=lambda player: player.name,
+)
 def test_deterministic_player_against_itself_with_duplicate_dice_nets_zero(player):
     results = play_games((player, player), 200, seed=11)
     assert results.games == 200

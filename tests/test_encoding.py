@@ -268,8 +268,8 @@ def test_unary_units_of_a_point(count, units):
 
 def test_known_features_of_a_hand_built_position():
     # Mover: 2 on 24 (its start), 5 on 13, 1 on 8 pinning an opponent checker, 3 on 6,
-    # 1 on 5 (lone), 1 pinned on 20, 2 off. Opponent: 1 on 1 (its mother, alone), 1 on 3 (lone), 1 on 8
-    # (pinned), 4 on 10, a mover checker pinned under 2 on 20, 6 off.
+    # 1 on 5 (lone), 1 pinned on 20, 2 off. Opponent: 1 on 1 (its mother, alone), 1 on 3
+    # (lone), 1 on 8 (pinned), 4 on 10, a mover checker pinned under 2 on 20, 6 off.
     position = board(
         own={24: 2, 13: 5, 8: 1, 6: 3, 5: 1, 20: 1},
         opp={1: 1, 3: 1, 8: 1, 10: 4, 20: 2},

@@ -29,9 +29,7 @@ def run_evaluate(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess
 
 def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_path):
     out = tmp_path / "elsewhere" / "results.json"
-    done = run_evaluate(
-        tmp_path, "players=[offensive,defensive,random]", "games=40", f"out={out}"
-    )
+    done = run_evaluate(tmp_path, "players=[offensive,defensive,random]", "games=40", f"out={out}")
     assert done.returncode == 0, done.stderr
     assert "offensive vs defensive" in done.stdout and "rating" in done.stdout
     for path in (tmp_path / "run" / "results.json", out):

@@ -159,6 +159,8 @@ def pickled(position: Position) -> Position:
 
 
 COPIES = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": pickled}
+
+
 @pytest.mark.parametrize("make_copy", COPIES.values(), ids=list(COPIES))
 def test_copies_are_equal(position, make_copy):
     duplicate = make_copy(position)
@@ -436,7 +438,13 @@ def test_from_key_rejects_digits_that_are_not_ascii():
 
 
 def test_a_position_where_both_sides_bore_off_everything_is_rejected():
-    empty = {"own": [0] * 24, "opp": [0] * 24, "own_pinned": [], "opp_pinned": [],
-             "own_off": 15, "opp_off": 15}
+    empty = {
+        "own": [0] * 24,
+        "opp": [0] * 24,
+        "own_pinned": [],
+        "opp_pinned": [],
+        "own_off": 15,
+        "opp_off": 15,
+    }
     with pytest.raises(PositionError, match="both sides"):
         Position.from_dict(empty)
