@@ -210,6 +210,27 @@ def _record(low, high, pinned, length, larger_die_play, table, entry_keys, entry
 
 
 @nb.njit(cache=True, nogil=True)
+def _record_ended_play(
+    after, level, larger_die, dice, count, ordered, turn, side_stack, table, entry_keys,
+    entry_plays, entries,
+):  # fmt: skip
+    """Record a play whose move at ``level`` ended the game, leaving the state ``after``.
+
+    The afterstate is the position at that moment; the play counts with every die it could
+    still have played had the game gone on (R6).
+    """
+    length = level + 1 + _longest_continuation(
+        after[0], after[1], after[2], after[3], dice, level + 1, count, ordered, POINTS - 1,
+        turn, side_stack,
+    )  # fmt: skip
+    one_larger_die = length == 1 and dice[level] == larger_die
+    return _record(
+        after[0], after[1], after[2], length, one_larger_die, table, entry_keys, entry_plays,
+        entries,
+    )  # fmt: skip
+
+
+@nb.njit(cache=True, nogil=True)
 def _search_order(
     dice,
     count,
@@ -263,34 +284,10 @@ def _search_order(
                         out_of_order &= out_of_order - 1
                         after = _move(low, high, pinned, occupied, source, die, lone_opponent)
                         if _game_ended(after[2], after[3], own_mother_pinned, flags):
-                            length = (
-                                level
-                                + 1
-                                + _longest_continuation(
-                                    after[0],
-                                    after[1],
-                                    after[2],
-                                    after[3],
-                                    dice,
-                                    level + 1,
-                                    count,
-                                    ordered,
-                                    POINTS - 1,
-                                    turn,
-                                    side_stack,
-                                )
-                            )
-                            entries = _record(
-                                after[0],
-                                after[1],
-                                after[2],
-                                length,
-                                False,
-                                table,
-                                entry_keys,
-                                entry_plays,
-                                entries,
-                            )
+                            entries = _record_ended_play(
+                                after, level, 0, dice, count, ordered, turn, side_stack,
+                                table, entry_keys, entry_plays, entries,
+                            )  # fmt: skip
                 stack[4, level] = in_order
                 if in_order == 0:
                     entries = _record(
@@ -325,34 +322,10 @@ def _search_order(
             lone_opponent,
         )
         if check_each_move and _game_ended(after[2], after[3], own_mother_pinned, flags):
-            length = (
-                level
-                + 1
-                + _longest_continuation(
-                    after[0],
-                    after[1],
-                    after[2],
-                    after[3],
-                    dice,
-                    level + 1,
-                    count,
-                    ordered,
-                    POINTS - 1,
-                    turn,
-                    side_stack,
-                )
-            )
-            entries = _record(
-                after[0],
-                after[1],
-                after[2],
-                length,
-                length == 1 and die == larger_die,
-                table,
-                entry_keys,
-                entry_plays,
-                entries,
-            )
+            entries = _record_ended_play(
+                after, level, larger_die, dice, count, ordered, turn, side_stack, table,
+                entry_keys, entry_plays, entries,
+            )  # fmt: skip
             if entries < 0:
                 return entries
             continue
