@@ -769,3 +769,18 @@ def test_variant_win_judged_after_the_whole_play():
         board(own={13: 12, 12: 1, 7: 2}, opp=opp).key: None,
     }
     assert afterstate_outcomes(position, (6, 1), rules=variant) == expected
+
+
+def test_rules_from_a_mapping_of_flags():
+    assert Rules.from_mapping({}) == Rules()
+    variant = Rules.from_mapping({"both_mothers_draw": False})
+    assert variant.both_mothers_draw is False and variant.pinned_blocks_bear_off is True
+
+
+@pytest.mark.parametrize(
+    "mapping, message",
+    [({"mothers_draw": True}, "unknown rule flag"), ({"both_mothers_draw": "no"}, "true or false")],
+)
+def test_rules_from_a_mapping_name_a_bad_flag(mapping, message):
+    with pytest.raises(ValueError, match=message):
+        Rules.from_mapping(mapping)
