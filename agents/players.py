@@ -47,11 +47,18 @@ class Player:
         rng: np.random.Generator | None = None,
         rules: Rules = DEFAULT_RULES,
     ) -> Position:
-        """One of ``legal_afterstates(position, dice)`` (shared/CONTRACT.md)."""
+        """One of ``legal_afterstates(position, dice)`` (shared/CONTRACT.md).
+
+        A player that needs randomness draws from ``rng``, or without one from its own
+        generator (seeded 0 when the player is made), so that a run can be repeated.
+        """
         afterstates = legal_afterstates(position, dice, rules=rules)
         rows = np.stack([a.row for a in afterstates])
         offsets = np.array([0, len(rows)], dtype=np.int64)
-        rng = rng if rng is not None else np.random.default_rng()
+        if rng is None:
+            if not hasattr(self, "_rng"):
+                self._rng = np.random.default_rng(0)
+            rng = self._rng
         index = int(self.choose_batch(position.row[None, :], rows, offsets, rng)[0])
         return afterstates[index]
 
