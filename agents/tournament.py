@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -36,7 +37,7 @@ class TournamentConfig:
     """Play matches to this many points (R11) instead of single games; null for games."""
     max_turns: int = 1000
     """A game still going after this many turns stops unfinished and scores 0."""
-    workers: int = 1
+    workers: int = 0
     """Worker processes; 0 means one per core. Results do not depend on it."""
     batch: int = 1024
     """Games stepped together in one engine call, per worker."""
@@ -118,7 +119,7 @@ def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None
     """
     check_config(config)
     chunks = _chunks(config)
-    workers = config.workers or multiprocessing.cpu_count()
+    workers = config.workers or len(os.sched_getaffinity(0))
     per_unit = 2 if config.duplicate else 1
     if workers == 1:
         parts = []
