@@ -142,8 +142,8 @@ def play_games(
     for slot in range(slots):
         begin(slot, pending.popleft(), 0)
     while (slot_series >= 0).any():
-        table.generate()
         active = np.flatnonzero(slot_series >= 0)
+        table.generate(active)
         choices = np.zeros(len(active), dtype=np.int64)
         mover = table.to_move[active].copy()
         for player in (0, 1):

@@ -176,12 +176,3 @@ def get_encoding(name: str) -> Encoding:
         return ENCODINGS[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}") from None
-
-
-def check_version(expected: str) -> Encoding:
-    """The encoding with version ``expected``, or a ``ValueError`` saying which exist."""
-    for encoding in ENCODINGS.values():
-        if encoding.version == expected:
-            return encoding
-    known = sorted(e.version for e in ENCODINGS.values())
-    raise ValueError(f"encoding version {expected!r} is not known here; known: {known}")

@@ -367,7 +367,6 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             )
         games = self._games
         playing = np.flatnonzero(~self._needs_reset)
-        games.check_choices(actions[playing], playing)
         restarting = np.flatnonzero(self._needs_reset)
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         terminations = np.zeros(self.num_envs, dtype=bool)

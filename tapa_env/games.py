@@ -64,7 +64,7 @@ class Games:
         it per slot; ``dice`` gives the first rolls instead of ``rng``. Call :meth:`generate`
         afterwards.
         """
-        which = _indices(which, self.count)
+        which = _indices(which)
         self.rows[which] = initial_rows(len(which))
         self.turns[which] = 0
         if first is None:
@@ -75,18 +75,29 @@ class Games:
 
     def turn_afterstates(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The afterstates of the games ``which`` only, as a flat array with its own offsets."""
-        which = _indices(which, self.count)
+        which = _indices(which)
         counts = self.counts[which]
         offsets = np.zeros(len(which) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
         gather = np.arange(offsets[-1]) + np.repeat(self.offsets[which] - offsets[:-1], counts)
         return self.afterstates[gather], offsets
 
-    def generate(self) -> None:
-        """Generate every game's afterstates for its current roll, in one engine call."""
-        self.afterstates, self.offsets = generate_afterstates(
-            self.rows, self.dice, rules=self.rules, threads=self.threads
+    def generate(self, which: np.ndarray | None = None) -> None:
+        """Generate the afterstates of every game, or of the games ``which`` only (the others
+        get none), for their current rolls, in one engine call."""
+        if which is None:
+            self.afterstates, self.offsets = generate_afterstates(
+                self.rows, self.dice, rules=self.rules, threads=self.threads
+            )
+            return
+        which = np.unique(_indices(which))  # in game order, so that the offsets line up
+        self.afterstates, offsets = generate_afterstates(
+            self.rows[which], self.dice[which], rules=self.rules, threads=self.threads
         )
+        counts = np.zeros(self.count, dtype=np.int64)
+        counts[which] = np.diff(offsets)
+        self.offsets = np.zeros(self.count + 1, dtype=np.int64)
+        np.cumsum(counts, out=self.offsets[1:])
 
     def check_choices(self, choices: np.ndarray, which: np.ndarray) -> None:
         """Raise ``ValueError`` naming the game and the legal range of an illegal choice."""
@@ -115,7 +126,7 @@ class Games:
         side and rolled for (``next_dice`` gives the rolls instead of ``rng``); call
         :meth:`generate` afterwards.
         """
-        which = _indices(which, self.count)
+        which = _indices(which)
         choices = np.asarray(choices, dtype=np.int64)
         self.check_choices(choices, which)
         chosen = self.afterstates[self.offsets[which] + choices]
@@ -129,7 +140,7 @@ class Games:
         return finished, points.astype(np.int64)
 
 
-def _indices(which: np.ndarray, count: int) -> np.ndarray:
+def _indices(which: np.ndarray) -> np.ndarray:
     which = np.asarray(which)
     if which.dtype == bool:
         return np.flatnonzero(which)

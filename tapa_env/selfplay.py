@@ -1,6 +1,6 @@
 """Random self-play over the batched engine: many games stepped together, one engine call a turn.
 
-Used to build benchmark pools and test sets, and by ``python -m tapa_env`` to show a game.
+Used to build benchmark pools and test sets.
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .layout import flip, initial_rows
-from .movegen import generate_afterstates
-from .outcome import outcomes
+from .games import Games
 from .rules import DEFAULT_RULES, Rules
 
 
@@ -56,38 +54,35 @@ def random_self_play(
 ) -> SelfPlayRecord:
     """Play ``games`` games of uniformly random legal play, all stepped in one batch.
 
-    Each turn: roll, generate every afterstate of every live game in one engine call, pick
-    one uniformly, read the outcome in the mover's frame, and flip to the next side.
+    Each turn generates every afterstate of every live game in one engine call
+    (:class:`tapa_env.games.Games`) and picks one uniformly; the first player moves first in
+    every game.
     """
     rng = np.random.default_rng(seed)
-    rows = initial_rows(games)
+    table = Games(games, rules=rules)
+    table.start(np.arange(games), rng, first=np.zeros(games, dtype=np.int8))
     live = np.arange(games)
-    first_mover_sign = np.ones(games, dtype=np.int8)  # +1 while the first mover is to move
     results = np.zeros(games, dtype=np.int8)
     finished = np.zeros(games, dtype=bool)
-    turns = np.zeros(games, dtype=np.int64)
     seen_positions, seen_dice, seen_games = [], [], []
     for _ in range(max_turns):
         if live.size == 0:
             break
-        dice = roll_dice(rng, live.size)
-        seen_positions.append(rows[live])
-        seen_dice.append(dice)
-        seen_games.append(live.copy())
-        afterstates, offsets = generate_afterstates(rows[live], dice, rules=rules)
-        chosen = afterstates[pick_random(offsets, rng)]
-        turns[live] += 1
-        ended, value = outcomes(chosen, rules=rules)
-        results[live[ended]] = value[ended] * first_mover_sign[live[ended]]
+        seen_positions.append(table.rows[live].copy())
+        seen_dice.append(table.dice[live].copy())
+        seen_games.append(live)
+        table.generate(live)
+        first_mover_moves = table.to_move[live] == 0
+        choices = (rng.random(live.size) * table.counts[live]).astype(np.int64)
+        ended, points = table.play(choices, live, rng)
+        results[live[ended]] = np.where(first_mover_moves, points, -points)[ended]
         finished[live[ended]] = True
-        rows[live] = flip(chosen)
-        first_mover_sign[live] *= -1
         live = live[~ended]
     return SelfPlayRecord(
-        positions=np.concatenate(seen_positions) if seen_positions else rows[:0],
+        positions=np.concatenate(seen_positions) if seen_positions else table.rows[:0],
         dice=np.concatenate(seen_dice) if seen_dice else np.zeros((0, 2), np.int64),
         game=np.concatenate(seen_games) if seen_games else np.zeros(0, np.int64),
         results=results,
         finished=finished,
-        turns=turns,
+        turns=table.turns.copy(),
     )
