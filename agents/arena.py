@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tapa_env.games import Games
-from tapa_env.layout import OPP_COLUMNS
+from tapa_env.layout import OPP_COLUMNS, OWN_COLUMNS, flip
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .players import Player
@@ -50,6 +50,22 @@ def roll(seed: int, streams: np.ndarray, turns: np.ndarray) -> np.ndarray:
         value = _mix(key ^ (turns * np.uint64(0xD1B54A32D192ED03) + np.uint64(1)))
     outcome = (value % np.uint64(36)).astype(np.int64)
     return np.stack([outcome // 6 + 1, outcome % 6 + 1], axis=1)
+
+
+def result_kinds(afterstates: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """How finished games ended: int8 indices into :data:`KINDS` (never ``unfinished``).
+
+    Args:
+        afterstates: ``(G, ROW_WIDTH)`` the afterstate that ended each game, in the frame of
+            the side that just moved.
+        points: ``(G,)`` that side's points (``+2`` .. ``-2``; ``0`` a draw, R10).
+    """
+    points = np.asarray(points)
+    mover_bore_off = afterstates[:, OWN_COLUMNS].sum(axis=1) == 0
+    opponent_bore_off = afterstates[:, OPP_COLUMNS].sum(axis=1) == 0
+    winner_bore_off = np.where(points > 0, mover_bore_off, opponent_bore_off)
+    kinds = np.where(winner_bore_off, np.where(np.abs(points) == 1, SINGLE, GAMMON), MOTHER)
+    return np.where(points == 0, DRAW, kinds).astype(np.int8)
 
 
 @dataclass
@@ -158,20 +174,21 @@ def play_games(
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
         finished, points = table.play(choices, active, rng, next_dice=next_dice)
         truncated = ~finished & (table.turns[active] >= max_turns)
+        kinds = np.full(len(active), UNFINISHED, dtype=np.int8)
+        if finished.any():  # the rows are flipped to the next mover: flip them back
+            kinds[finished] = result_kinds(flip(table.rows[active[finished]]), points[finished])
         for k in np.flatnonzero(finished | truncated):
             slot = active[k]
             index = slot_series[slot]
             first_points = int(points[k]) if mover[k] == 0 else -int(points[k])
-            if truncated[k]:
-                kind = UNFINISHED
-            elif first_points == 0:
-                kind = DRAW
-            elif table.rows[slot, OPP_COLUMNS].sum() == 0:  # the mover bore off its 15th
-                kind = SINGLE if abs(first_points) == 1 else GAMMON
-            else:
-                kind = MOTHER
             records.append(
-                (index, first_points, kind, int(table.turns[slot]), int(starter_now[index]))
+                (
+                    index,
+                    first_points,
+                    int(kinds[k]),
+                    int(table.turns[slot]),
+                    int(starter_now[index]),
+                )
             )
             if first_points > 0:
                 score[index, 0] += first_points

@@ -28,23 +28,34 @@ import numpy as np
 
 from .layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
 
-_UNITS = 4
-_BOARD = 2 * POINTS * _UNITS  # truncated unary units of both sides
-_PINS = _BOARD
-_OFF = _PINS + 2 * POINTS
-_MOTHER = _OFF + 2
-RAW_SIZE = _MOTHER + 6
-EXPERT_SIZE = RAW_SIZE + 10
+# Column layout of the raw features; an evaluator that folds them into tables reads these.
+UNITS = 4
+"""Truncated unary units per point and side: mover's point ``p`` (0-based) is columns
+``UNITS * p ...``, the opponent's ``UNITS * (POINTS + p) ...``."""
+PINS = 2 * POINTS * UNITS
+"""``PINS + p``: a mover checker pinned on point ``p + 1``; ``PINS + POINTS + p``: an opponent's."""
+OFF = PINS + 2 * POINTS
+"""``OFF``, ``OFF + 1``: each side's borne-off checkers over 15, mover first."""
+MOTHER = OFF + 2
+"""``MOTHER + 0..2``: the mover's start checkers over 15, exactly one left, that one pinned;
+``MOTHER + 3..5``: the same for the opponent."""
+RAW_SIZE = MOTHER + 6
+EXPERT_FEATURES = 10
+EXPERT_SIZE = RAW_SIZE + EXPERT_FEATURES
 _DIE = 6
 _HOME = 6
+
+COUNT_UNITS = np.array(
+    [[n >= 1, n >= 2, n >= 3, (n - 3) / 2.0 if n > 3 else 0.0] for n in range(CHECKERS + 1)],
+    dtype=np.float32,
+)
+"""``(16, UNITS)`` float32: the units of a point holding ``n`` checkers of one side."""
 
 
 @nb.njit(cache=True, nogil=True)
 def _units(out, row_index, column, count):
-    out[row_index, column] = 1.0 if count >= 1 else 0.0
-    out[row_index, column + 1] = 1.0 if count >= 2 else 0.0
-    out[row_index, column + 2] = 1.0 if count >= 3 else 0.0
-    out[row_index, column + 3] = (count - 3) / 2.0 if count > 3 else 0.0
+    for unit in range(UNITS):
+        out[row_index, column + unit] = COUNT_UNITS[count, unit]
 
 
 @nb.njit(cache=True, nogil=True)
@@ -58,81 +69,86 @@ def _encode_raw(rows, out):
             pin = rows[i, PIN + p]
             own_on_board += own
             opp_on_board += opp
-            _units(out, i, p * _UNITS, own)
-            _units(out, i, (POINTS + p) * _UNITS, opp)
-            out[i, _PINS + p] = 1.0 if pin == -1 else 0.0
-            out[i, _PINS + POINTS + p] = 1.0 if pin == 1 else 0.0
-        out[i, _OFF] = (CHECKERS - own_on_board) / CHECKERS
-        out[i, _OFF + 1] = (CHECKERS - opp_on_board) / CHECKERS
+            _units(out, i, p * UNITS, own)
+            _units(out, i, (POINTS + p) * UNITS, opp)
+            out[i, PINS + p] = 1.0 if pin == -1 else 0.0
+            out[i, PINS + POINTS + p] = 1.0 if pin == 1 else 0.0
+        out[i, OFF] = (CHECKERS - own_on_board) / CHECKERS
+        out[i, OFF + 1] = (CHECKERS - opp_on_board) / CHECKERS
         own_start = rows[i, OWN + POINTS - 1]
         opp_start = rows[i, OPP]
-        out[i, _MOTHER] = own_start / CHECKERS
-        out[i, _MOTHER + 1] = 1.0 if own_start == 1 else 0.0
-        out[i, _MOTHER + 2] = 1.0 if own_start == 1 and rows[i, PIN + POINTS - 1] == -1 else 0.0
-        out[i, _MOTHER + 3] = opp_start / CHECKERS
-        out[i, _MOTHER + 4] = 1.0 if opp_start == 1 else 0.0
-        out[i, _MOTHER + 5] = 1.0 if opp_start == 1 and rows[i, PIN] == 1 else 0.0
+        out[i, MOTHER] = own_start / CHECKERS
+        out[i, MOTHER + 1] = 1.0 if own_start == 1 else 0.0
+        out[i, MOTHER + 2] = 1.0 if own_start == 1 and rows[i, PIN + POINTS - 1] == -1 else 0.0
+        out[i, MOTHER + 3] = opp_start / CHECKERS
+        out[i, MOTHER + 4] = 1.0 if opp_start == 1 else 0.0
+        out[i, MOTHER + 5] = 1.0 if opp_start == 1 and rows[i, PIN] == 1 else 0.0
+
+
+@nb.njit(cache=True, nogil=True)
+def expert_features(rows, i, features):
+    """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``."""
+    own_pips = 0
+    opp_pips = 0
+    own_exposed = 0
+    opp_exposed = 0
+    pins_held = 0
+    pins_suffered = 0
+    own_home_points = 0
+    opp_home_points = 0
+    for p in range(POINTS):
+        own = rows[i, OWN + p]
+        opp = rows[i, OPP + p]
+        pin = rows[i, PIN + p]
+        own_pips += own * (p + 1)
+        opp_pips += opp * (POINTS - p)
+        if pin == 1:
+            pins_held += 1
+        elif pin == -1:
+            pins_suffered += 1
+        if p < _HOME and own >= 2:
+            own_home_points += 1
+        if p >= POINTS - _HOME and opp >= 2:
+            opp_home_points += 1
+        # The opponent moves up the mover's numbering, the mover down it.
+        if own == 1 and pin == 0:
+            for q in range(max(0, p - _DIE), p):
+                if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
+                    own_exposed += 1
+                    break
+        if opp == 1 and pin == 0:
+            for q in range(p + 1, min(POINTS, p + _DIE + 1)):
+                if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
+                    opp_exposed += 1
+                    break
+    features[0] = own_pips / 360.0
+    features[1] = opp_pips / 360.0
+    features[2] = own_exposed / 5.0
+    features[3] = opp_exposed / 5.0
+    features[4] = pins_held / 5.0
+    features[5] = pins_suffered / 5.0
+    features[6] = own_home_points / 6.0
+    features[7] = opp_home_points / 6.0
+    last = POINTS - 1
+    own_mother_alone = rows[i, OWN + last] == 1 and rows[i, PIN + last] == 0
+    opp_mother_alone = rows[i, OPP] == 1 and rows[i, PIN] == 0
+    own_mother_at_risk = False
+    opp_mother_at_risk = False
+    for q in range(last - _DIE, last):
+        if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
+            own_mother_at_risk = own_mother_alone
+    for q in range(1, _DIE + 1):
+        if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
+            opp_mother_at_risk = opp_mother_alone
+    features[8] = 1.0 if own_mother_at_risk else 0.0
+    features[9] = 1.0 if opp_mother_at_risk else 0.0
 
 
 @nb.njit(cache=True, nogil=True)
 def _encode_expert(rows, out):
     _encode_raw(rows, out)
-    base = RAW_SIZE
     for i in range(rows.shape[0]):
-        own_pips = 0
-        opp_pips = 0
-        own_exposed = 0
-        opp_exposed = 0
-        pins_held = 0
-        pins_suffered = 0
-        own_home_points = 0
-        opp_home_points = 0
-        for p in range(POINTS):
-            own = rows[i, OWN + p]
-            opp = rows[i, OPP + p]
-            pin = rows[i, PIN + p]
-            own_pips += own * (p + 1)
-            opp_pips += opp * (POINTS - p)
-            if pin == 1:
-                pins_held += 1
-            elif pin == -1:
-                pins_suffered += 1
-            if p < _HOME and own >= 2:
-                own_home_points += 1
-            if p >= POINTS - _HOME and opp >= 2:
-                opp_home_points += 1
-            # The opponent moves up the mover's numbering, the mover down it.
-            if own == 1 and pin == 0:
-                for q in range(max(0, p - _DIE), p):
-                    if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
-                        own_exposed += 1
-                        break
-            if opp == 1 and pin == 0:
-                for q in range(p + 1, min(POINTS, p + _DIE + 1)):
-                    if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
-                        opp_exposed += 1
-                        break
-        out[i, base] = own_pips / 360.0
-        out[i, base + 1] = opp_pips / 360.0
-        out[i, base + 2] = own_exposed / 5.0
-        out[i, base + 3] = opp_exposed / 5.0
-        out[i, base + 4] = pins_held / 5.0
-        out[i, base + 5] = pins_suffered / 5.0
-        out[i, base + 6] = own_home_points / 6.0
-        out[i, base + 7] = opp_home_points / 6.0
-        last = POINTS - 1
-        own_mother_alone = rows[i, OWN + last] == 1 and rows[i, PIN + last] == 0
-        opp_mother_alone = rows[i, OPP] == 1 and rows[i, PIN] == 0
-        own_mother_at_risk = False
-        opp_mother_at_risk = False
-        for q in range(last - _DIE, last):
-            if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
-                own_mother_at_risk = own_mother_alone
-        for q in range(1, _DIE + 1):
-            if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
-                opp_mother_at_risk = opp_mother_alone
-        out[i, base + 8] = 1.0 if own_mother_at_risk else 0.0
-        out[i, base + 9] = 1.0 if opp_mother_at_risk else 0.0
+        expert_features(rows, i, out[i, RAW_SIZE:])
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 
 from .encoding import Encoding, get_encoding
 from .games import MAX_AFTERSTATES, Games
-from .layout import flip
+from .layout import as_rows, flip
 from .position import Position
 from .rules import DEFAULT_RULES, Rules
 
@@ -240,7 +240,9 @@ class Afterstates:
     """Every legal afterstate of every game of a vector env, as one flat batch.
 
     ``rows`` is int8 ``(M, ROW_WIDTH)`` and game ``i`` owns ``rows[offsets[i]:offsets[i + 1]]``;
-    an action of game ``i`` indexes into its own slice. ``encoded`` is the float32
+    an action of game ``i`` indexes into its own slice. ``positions`` is int8
+    ``(N, ROW_WIDTH)``: the position each game's afterstates were played from, in the same
+    (mover's) frame. ``encoded`` is the float32
     ``(M, size)`` encoding, computed on first use (into ``out`` when given); ``padded()``
     gives ``(N, width, size)`` with a mask, for those who want a dense view.
     """
@@ -251,9 +253,11 @@ class Afterstates:
         offsets: np.ndarray,
         encoding: Encoding,
         out: np.ndarray | None = None,
+        positions: np.ndarray | None = None,
     ) -> None:
         self.rows = rows
         self.offsets = offsets
+        self.positions = positions
         self.encoding = encoding
         self._out = out
 
@@ -392,7 +396,11 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self.action_space.legal = games.counts
         return {
             "afterstates": Afterstates(
-                games.afterstates, games.offsets, self.encoding, out=self._encoding_buffer()
+                games.afterstates,
+                games.offsets,
+                self.encoding,
+                out=self._encoding_buffer(),
+                positions=games.rows.copy(),
             ),
             "legal_counts": games.counts,
             "to_move": games.to_move.copy(),
@@ -410,6 +418,48 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             buffer = np.empty((needed + needed // 4 + 64, self.encoding.size), np.float32)
             self._buffers[self._steps % 2] = buffer
         return buffer[:needed]
+
+    def get_state(self) -> dict:
+        """Everything needed to continue these games later: positions, rolls, turns, who is
+        to move, which games restart on the next step, and the dice generator's state.
+
+        Plain numpy arrays and a dict, for a training checkpoint; :meth:`set_state` reads it.
+        """
+        games = self._games
+        return {
+            "rows": games.rows.copy(),
+            "dice": games.dice.copy(),
+            "turns": games.turns.copy(),
+            "to_move": games.to_move.copy(),
+            "needs_reset": self._needs_reset.copy(),
+            "np_random": self.np_random.bit_generator.state,
+        }
+
+    def set_state(self, state: dict) -> dict:
+        """Continue the games saved by :meth:`get_state`; returns this turn's ``infos``.
+
+        Raises ``ValueError`` when the state is of another number of games or malformed.
+        """
+        games = self._games
+        try:
+            rows = as_rows(np.asarray(state["rows"]))
+            if rows.shape[0] != self.num_envs:
+                raise ValueError(
+                    f"the saved state holds {rows.shape[0]} games, this env {self.num_envs}"
+                )
+            dice = np.asarray(state["dice"], dtype=np.int64).reshape(self.num_envs, 2)
+            turns = np.asarray(state["turns"], dtype=np.int64).reshape(self.num_envs)
+            to_move = np.asarray(state["to_move"], dtype=np.int8).reshape(self.num_envs)
+            needs_reset = np.asarray(state["needs_reset"], dtype=bool).reshape(self.num_envs)
+            generator = np.random.default_rng()
+            generator.bit_generator.state = state["np_random"]
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"not a saved vector env state: {error}") from None
+        games.rows[:], games.dice[:], games.turns[:], games.to_move[:] = rows, dice, turns, to_move
+        self._needs_reset = needs_reset
+        self._np_random = generator
+        games.generate()
+        return self._infos()
 
     def render(self) -> tuple[str, ...] | None:
         if self.render_mode != "ansi":

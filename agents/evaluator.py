@@ -1,0 +1,406 @@
+"""A TD network's forward pass over position rows, with numpy and numba alone (no torch).
+
+This is how every trained bot plays, in training and after export: it values a whole batch
+of afterstates (``(M, ROW_WIDTH)`` int8 rows, :mod:`tapa_env.layout`, each in the frame of
+the side that just moved) in one call and returns their outcome probabilities
+(:mod:`agents.equity`).
+
+The first layer never sees the encoded features. Every raw feature belongs to one point and
+one side (its checkers as truncated unary units, a pin there), or is a count that adds up
+over points (borne-off checkers, checkers on the start point). So the first layer's
+pre-activation is a sum of per-point table entries: ``own[p, n]`` is the weighted sum of
+every feature that ``n`` mover checkers on point ``p`` switch on, and likewise for the
+opponent and for pins. The tables are built from the weights once (:class:`Evaluator`), and
+a row then costs one table lookup per occupied point instead of a product with all 248
+inputs, and no encoded array is written at all. The ``expert`` encoding's ten global
+features are computed per row and added with their weights. The result equals
+``network(encode(rows))`` up to float32 rounding (the sums run in another order).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from tapa_env.encoding import (
+    COUNT_UNITS,
+    EXPERT_FEATURES,
+    MOTHER,
+    OFF,
+    PINS,
+    RAW_SIZE,
+    UNITS,
+    expert_features,
+    get_encoding,
+)
+from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
+
+from .equity import OUTCOMES, equity
+
+ACTIVATIONS = ("sigmoid", "tanh", "relu")
+
+
+def activate(name: str, values: np.ndarray) -> np.ndarray:
+    """Apply the activation ``name`` to ``values`` in place and return it."""
+    if name == "sigmoid":
+        np.negative(values, out=values)
+        np.exp(values, out=values)
+        values += 1.0
+        np.reciprocal(values, out=values)
+    elif name == "tanh":
+        np.tanh(values, out=values)
+    elif name == "relu":
+        np.maximum(values, 0.0, out=values)
+    else:
+        raise ValueError(f"unknown activation {name!r}; choose one of {ACTIVATIONS}")
+    return values
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of ``(M, K)`` float32 logits, in place."""
+    logits -= logits.max(axis=1, keepdims=True)
+    np.exp(logits, out=logits)
+    logits /= logits.sum(axis=1, keepdims=True)
+    return logits
+
+
+@dataclass(frozen=True)
+class FirstLayerTables:
+    """The first layer's weights folded per point (see the module docstring).
+
+    Attributes, ``H`` the first hidden layer's width, all float32 and C-contiguous:
+        bias: ``(H,)``, the bias plus the borne-off weights at 15 off (each checker on the
+            board then subtracts its share through the count tables).
+        own, opp: ``(POINTS, 16, H)``, what ``n`` checkers of the mover / the opponent on a
+            point add, including their share of the borne-off and start-point features.
+        pins: ``(POINTS, 3, H)``, indexed by a point's pin mark plus one: a mover checker
+            pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1).
+        own_mother_pinned, opp_mother_pinned: ``(H,)``, a side's mother pinned.
+        expert: ``(EXPERT_FEATURES, H)``, the expert features' weights; ``(0, H)`` for ``raw``.
+    """
+
+    bias: np.ndarray
+    own: np.ndarray
+    opp: np.ndarray
+    pins: np.ndarray
+    own_mother_pinned: np.ndarray
+    opp_mother_pinned: np.ndarray
+    expert: np.ndarray
+
+    @classmethod
+    def fold(cls, weight: np.ndarray, bias: np.ndarray) -> FirstLayerTables:
+        """Fold a first layer ``weight`` ``(H, F)`` and ``bias`` ``(H,)`` into tables."""
+        weight = np.asarray(weight, dtype=np.float32)
+        hidden = weight.shape[0]
+        columns = weight.T  # (F, H)
+        points = columns[: 2 * POINTS * UNITS].reshape(2, POINTS, UNITS, hidden)
+        # (2, POINTS, 16, H): the unit columns weighted by the units of each count.
+        counts = np.einsum("nu,spuh->spnh", COUNT_UNITS, points)
+        share = np.arange(CHECKERS + 1, dtype=np.float32)[:, None] / CHECKERS  # (16, 1)
+        one = (np.arange(CHECKERS + 1) == 1).astype(np.float32)[:, None]
+        own = counts[0] - share * columns[OFF]
+        opp = counts[1] - share * columns[OFF + 1]
+        own[POINTS - 1] += share * columns[MOTHER] + one * columns[MOTHER + 1]
+        opp[0] += share * columns[MOTHER + 3] + one * columns[MOTHER + 4]
+        expert = columns[RAW_SIZE : RAW_SIZE + EXPERT_FEATURES]  # (0, H) for raw
+
+        def copy(values: np.ndarray) -> np.ndarray:  # never a view of the live weights
+            return np.array(values, dtype=np.float32, order="C")
+
+        return cls(
+            bias=copy(bias + columns[OFF] + columns[OFF + 1]),
+            own=copy(own),
+            opp=copy(opp),
+            pins=copy(
+                np.stack(
+                    [
+                        columns[PINS : PINS + POINTS],
+                        np.zeros((POINTS, hidden), dtype=np.float32),
+                        columns[PINS + POINTS : PINS + 2 * POINTS],
+                    ],
+                    axis=1,
+                )
+            ),
+            own_mother_pinned=copy(columns[MOTHER + 2]),
+            opp_mother_pinned=copy(columns[MOTHER + 5]),
+            expert=copy(expert),
+        )
+
+
+_SIGMOID, _TANH, _RELU = range(3)
+_LOG2E = np.float32(1.4426950408889634)
+_LN2_HIGH = np.float32(0.693359375)
+_LN2_LOW = np.float32(-2.12194440e-4)
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+def _activate(values, activation, exponent_bits, exponent_floats):
+    """The activation of ``values`` ``(H,)`` in place.
+
+    Sigmoid (and tanh, ``2 sigmoid(2x) - 1``) use an ``exp`` that vectorises: ``2**k`` from
+    the float's exponent bits times a degree-7 polynomial of the remainder (Cephes'
+    ``expf``), within 2e-7 of the exact sigmoid. ``exponent_bits`` is int32 scratch of
+    shape ``(H,)`` and ``exponent_floats`` the same memory read as float32.
+    """
+    if activation == _RELU:
+        for h in range(values.shape[0]):
+            values[h] = max(values[h], np.float32(0.0))
+        return
+    scale = np.float32(2.0) if activation == _TANH else np.float32(1.0)
+    for h in range(values.shape[0]):
+        x = min(max(-scale * values[h], np.float32(-87.0)), np.float32(87.0))
+        k = np.int32(x * _LOG2E + np.float32(128.5)) - np.int32(128)  # round(x / ln 2)
+        n = np.float32(k)
+        r = (x - n * _LN2_HIGH) - n * _LN2_LOW
+        p = np.float32(1.9875691500e-4)
+        p = p * r + np.float32(1.3981999507e-3)
+        p = p * r + np.float32(8.3334519073e-3)
+        p = p * r + np.float32(4.1665795894e-2)
+        p = p * r + np.float32(1.6666665459e-1)
+        p = p * r + np.float32(5.0000001201e-1)
+        values[h] = p * r * r + r + np.float32(1.0)
+        exponent_bits[h] = (k + np.int32(127)) << np.int32(23)
+    for h in range(values.shape[0]):
+        sigmoid = np.float32(1.0) / (np.float32(1.0) + values[h] * exponent_floats[h])
+        values[h] = scale * sigmoid - (scale - np.float32(1.0))
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+def _mothers_pinned(row):
+    """(mover's mother pinned, opponent's mother pinned) of a row, as 0/1."""
+    last = POINTS - 1
+    own = 1 if row[OWN + last] == 1 and row[PIN + last] == -1 else 0
+    opp = 1 if row[OPP] == 1 and row[PIN] == 1 else 0
+    return own, opp
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+def _move_accumulator(accumulator, row, base, own, opp, pins, own_mother, opp_mother):
+    """Add to ``accumulator`` what changes from position ``base`` to ``row``, point by point:
+    the first layer is linear in the per-point table entries (see the module docstring)."""
+    hidden = accumulator.shape[0]
+    for p in range(POINTS):
+        new, old = row[OWN + p], base[OWN + p]
+        if new != old:
+            for h in range(hidden):
+                accumulator[h] += own[p, new, h] - own[p, old, h]
+        new, old = row[OPP + p], base[OPP + p]
+        if new != old:
+            for h in range(hidden):
+                accumulator[h] += opp[p, new, h] - opp[p, old, h]
+        new, old = row[PIN + p] + 1, base[PIN + p] + 1
+        if new != old:
+            for h in range(hidden):
+                accumulator[h] += pins[p, new, h] - pins[p, old, h]
+    own_new, opp_new = _mothers_pinned(row)
+    own_old, opp_old = _mothers_pinned(base)
+    if own_new != own_old:
+        for h in range(hidden):
+            accumulator[h] += (own_new - own_old) * own_mother[h]
+    if opp_new != opp_old:
+        for h in range(hidden):
+            accumulator[h] += (opp_new - opp_old) * opp_mother[h]
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+def _evaluate(
+    rows,
+    positions,
+    offsets,
+    bias,
+    own,
+    opp,
+    pins,
+    own_mother,
+    opp_mother,
+    expert,
+    activation,
+    output_weight,
+    output_bias,
+    hidden_out,
+    probabilities_out,
+):
+    """The first hidden layer of every row, and with one hidden layer the probabilities.
+
+    Rows ``offsets[g]:offsets[g + 1]`` are afterstates of ``positions[g]``: the position's
+    accumulator is computed once and each afterstate adds only the points its play changed.
+    With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax follow and
+    ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations go to
+    ``hidden_out`` ``(M, H)`` for the dense layers that follow.
+    """
+    hidden = bias.shape[0]
+    empty = np.zeros(rows.shape[1], dtype=rows.dtype)
+    base = np.empty(hidden, dtype=np.float32)
+    accumulator = np.empty(hidden, dtype=np.float32)
+    features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
+    exponent_bits = np.zeros(hidden, dtype=np.int32)
+    exponent_floats = exponent_bits.view(np.float32)
+    logits = np.zeros(output_weight.shape[0], dtype=np.float32)
+    for g in range(offsets.shape[0] - 1):
+        base[:] = bias
+        _move_accumulator(base, positions[g], empty, own, opp, pins, own_mother, opp_mother)
+        for i in range(offsets[g], offsets[g + 1]):
+            accumulator[:] = base
+            _move_accumulator(
+                accumulator, rows[i], positions[g], own, opp, pins, own_mother, opp_mother
+            )
+            if expert.shape[0] > 0:
+                expert_features(rows, i, features)
+                for k in range(EXPERT_FEATURES):
+                    value = features[k]
+                    if value != 0.0:
+                        for h in range(hidden):
+                            accumulator[h] += value * expert[k, h]
+            _activate(accumulator, activation, exponent_bits, exponent_floats)
+            if output_weight.shape[0] == 0:
+                hidden_out[i] = accumulator
+                continue
+            largest = np.float32(-np.inf)
+            for k in range(output_weight.shape[0]):
+                total = output_bias[k]
+                for h in range(hidden):
+                    total += output_weight[k, h] * accumulator[h]
+                logits[k] = total
+                largest = max(largest, total)
+            norm = np.float32(0.0)
+            for k in range(output_weight.shape[0]):
+                logits[k] = np.exp(logits[k] - largest)
+                norm += logits[k]
+            for k in range(output_weight.shape[0]):
+                probabilities_out[i, k] = logits[k] / norm
+
+
+class Evaluator:
+    """Outcome probabilities of position rows under fixed network weights, numpy only.
+
+    Args:
+        encoding: the encoding the network was trained on, ``"raw"`` or ``"expert"``.
+        activation: the hidden layers' activation, one of :data:`ACTIVATIONS`.
+        layers: ``[(weight, bias), ...]`` from the input to the output layer, each
+            ``weight`` ``(out, in)`` and ``bias`` ``(out,)`` as in ``torch.nn.Linear``; the
+            last layer has one output per outcome (:data:`agents.equity.OUTCOMES`).
+        threads: split a large batch over this many threads (``0``: one per core).
+
+    The weights are copied: an evaluator is a snapshot; build a new one after they change.
+    """
+
+    def __init__(
+        self,
+        encoding: str,
+        activation: str,
+        layers: list[tuple[np.ndarray, np.ndarray]],
+        threads: int = 1,
+    ) -> None:
+        self.encoding = get_encoding(encoding)
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"unknown activation {activation!r}; choose one of {ACTIVATIONS}")
+        if len(layers) < 2:
+            raise ValueError("a TD network has at least one hidden layer and an output layer")
+        first_weight = np.asarray(layers[0][0])
+        if first_weight.ndim != 2 or first_weight.shape[1] != self.encoding.size:
+            raise ValueError(
+                f"the first layer takes {first_weight.shape[1:]} inputs, but the "
+                f"{self.encoding.name} encoding has {self.encoding.size} features"
+            )
+        if np.shape(layers[-1][0])[0] != len(OUTCOMES):
+            raise ValueError(f"the output layer must have {len(OUTCOMES)} outputs")
+        self.activation = activation
+        self._activation_code = ACTIVATIONS.index(activation)
+        self.threads = threads or os.cpu_count() or 1
+        self.tables = FirstLayerTables.fold(layers[0][0], np.asarray(layers[0][1]))
+        # Copies: an evaluator is a snapshot, unchanged when training moves the weights on.
+        self.layers = [
+            (np.array(w, dtype=np.float32, order="C"), np.array(b, dtype=np.float32))
+            for w, b in layers[1:]
+        ]
+        hidden = self.hidden
+        if len(self.layers) == 1:  # the compiled pass runs the output layer too
+            self._output = self.layers[0]
+        else:
+            self._output = (np.zeros((0, hidden), np.float32), np.zeros(0, np.float32))
+
+    @property
+    def hidden(self) -> int:
+        """Width of the first hidden layer."""
+        return self.tables.bias.shape[0]
+
+    def probabilities(
+        self,
+        rows: np.ndarray,
+        positions: np.ndarray | None = None,
+        offsets: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """``(M, 5)`` float32 outcome probabilities of each row, from its mover's side.
+
+        Args:
+            rows: ``(M, ROW_WIDTH)`` int8 positions, usually afterstates.
+            positions, offsets: optional, for afterstates: ``rows[offsets[g]:offsets[g+1]]``
+                are the afterstates of ``positions[g]`` (``(N, ROW_WIDTH)``, ``(N + 1,)``),
+                which makes the first layer cheaper (only what a play changed is added).
+        """
+        rows = as_rows(rows)
+        if positions is None:
+            positions = np.zeros((rows.shape[0], rows.shape[1]), dtype=np.int8)
+            offsets = np.arange(rows.shape[0] + 1, dtype=np.int64)
+        else:
+            positions = as_rows(positions)
+            offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+            if offsets.shape != (positions.shape[0] + 1,) or offsets[-1] != rows.shape[0]:
+                raise ValueError(
+                    f"offsets must have shape ({positions.shape[0] + 1},) and end at "
+                    f"{rows.shape[0]}, got {offsets.shape} ending at {offsets[-1:]}"
+                )
+        single = len(self.layers) == 1
+        hidden_out = np.empty((0 if single else rows.shape[0], self.hidden), np.float32)
+        probabilities = np.empty((rows.shape[0] if single else 0, len(OUTCOMES)), np.float32)
+        self._run(rows, positions, offsets, hidden_out, probabilities)
+        if single:
+            return probabilities
+        values = hidden_out
+        for k, (weight, bias) in enumerate(self.layers):
+            values = values @ weight.T
+            values += bias
+            if k < len(self.layers) - 1:
+                activate(self.activation, values)
+        return softmax(values)
+
+    def _run(self, rows, positions, offsets, hidden_out, probabilities) -> None:
+        t = self.tables
+        output_weight, output_bias = self._output
+
+        def run(first: int, last: int) -> None:
+            start, stop = offsets[first], offsets[last]
+            _evaluate(
+                rows[start:stop],
+                positions[first:last],
+                offsets[first : last + 1] - start,
+                t.bias,
+                t.own,
+                t.opp,
+                t.pins,
+                t.own_mother_pinned,
+                t.opp_mother_pinned,
+                t.expert,
+                self._activation_code,
+                output_weight,
+                output_bias,
+                hidden_out[start:stop] if hidden_out.shape[0] else hidden_out,
+                probabilities[start:stop] if probabilities.shape[0] else probabilities,
+            )
+
+        groups = positions.shape[0]
+        if self.threads <= 1 or rows.shape[0] < 4096:
+            run(0, groups)
+            return
+        bounds = np.searchsorted(offsets, np.linspace(0, rows.shape[0], self.threads + 1))
+        bounds[0], bounds[-1] = 0, groups
+        with ThreadPoolExecutor(self.threads) as pool:
+            list(pool.map(run, bounds[:-1], bounds[1:]))
+
+    def equities(self, rows: np.ndarray, positions=None, offsets=None) -> np.ndarray:
+        """``(M,)`` float32 expected points of each row, from its mover's side."""
+        return equity(self.probabilities(rows, positions, offsets))
