@@ -1,4 +1,4 @@
-"""What plays Tapa: heuristic bots, the arena, and tournaments (shared/CONTRACT.md)."""
+"""What plays Tapa: heuristic bots, the arena, and tournaments (docs/formats.md)."""
 
 from .arena import GameResults, play_games
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player

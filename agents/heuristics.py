@@ -3,7 +3,7 @@
 Each bot scores every afterstate of every turn as ``afterstate_features(rows) @ weights``
 (:mod:`agents.features`, one matrix product for the whole batch) and plays the best of each
 turn with :func:`agents.players.best_in_each_turn`: deterministic, ties to the first
-afterstate in the engine's order. The styles follow shared/STRATEGY.md:
+afterstate in the engine's order. The styles follow Tapa players' advice:
 
 ``defensive``
     Moves carefully toward home, puts a high price on a checker the opponent can pin (it
@@ -108,7 +108,7 @@ class LinearPlayer(Player):
 
 
 class DefensivePlayer(LinearPlayer):
-    """STRATEGY.md's defensive style: :data:`DEFENSIVE_WEIGHTS`."""
+    """The players' defensive style: :data:`DEFENSIVE_WEIGHTS`."""
 
     name = "defensive"
 
@@ -117,7 +117,7 @@ class DefensivePlayer(LinearPlayer):
 
 
 class OffensivePlayer(LinearPlayer):
-    """STRATEGY.md's offensive style: :data:`OFFENSIVE_WEIGHTS`."""
+    """The players' offensive style: :data:`OFFENSIVE_WEIGHTS`."""
 
     name = "offensive"
 
@@ -134,7 +134,7 @@ ADAPTIVE_STYLES = np.stack([DEFENSIVE_WEIGHTS, ADAPTIVE_HIGH_ROLLS_WEIGHTS])
 
 
 class AdaptivePlayer(Player):
-    """STRATEGY.md's advice to choose the style from the rolls, decided afresh every turn.
+    """The players' advice to choose the style from the rolls, decided afresh every turn.
 
     Stateless: the choice is a function of the turn's position and its afterstates, so the
     batched and the single choice agree and the arena needs no memory per game. A turn is

@@ -24,7 +24,7 @@ def _builtin(name: str) -> Player:
 
 
 def load_player(spec: str | Path | Player) -> Player:
-    """The player named by ``spec`` (shared/CONTRACT.md).
+    """The player named by ``spec`` (docs/formats.md).
 
     ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, or the path of
     a checkpoint or an exported bot file; a :class:`Player` is returned as it is. Raises

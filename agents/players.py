@@ -14,7 +14,7 @@ class Player:
     Subclasses implement :meth:`choose_batch`, which sees the afterstates of many turns at
     once (rows in the frame of the side that moves, as :func:`tapa_env.generate_afterstates`
     returns them) and picks one per turn. :meth:`choose` is the per-position form of
-    shared/CONTRACT.md, built on it.
+    docs/formats.md, built on it.
     """
 
     name = "player"
@@ -47,7 +47,7 @@ class Player:
         rng: np.random.Generator | None = None,
         rules: Rules = DEFAULT_RULES,
     ) -> Position:
-        """One of ``legal_afterstates(position, dice)`` (shared/CONTRACT.md).
+        """One of ``legal_afterstates(position, dice)`` (docs/formats.md).
 
         A player that needs randomness draws from ``rng``, or without one from its own
         generator (seeded 0 when the player is made), so that a run can be repeated.

@@ -34,7 +34,7 @@ def mean_ci95(values: np.ndarray, units: np.ndarray) -> tuple[float, tuple[float
 
 
 def summarize(names: tuple[str, str], results: GameResults) -> dict:
-    """One pairing's figures, from the side of ``names[0]`` (shared/CONTRACT.md)."""
+    """One pairing's figures, from the side of ``names[0]`` (docs/formats.md, "results.json")."""
     points = results.points
     games = results.games
     wins = int((points > 0).sum())

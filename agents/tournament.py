@@ -113,7 +113,7 @@ def _merge(parts: list[GameResults]) -> GameResults:
 
 
 def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None = None) -> dict:
-    """Play every pairing of ``config.players``; the results of shared/CONTRACT.md.
+    """Play every pairing of ``config.players``; the results.json of docs/formats.md.
 
     ``progress`` is called with the number of games (or matches) each finished chunk played.
     """

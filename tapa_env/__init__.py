@@ -1,6 +1,6 @@
 """Tapa (Plakoto): the exact rules in a batched engine.
 
-Positions are always seen from the side to move (shared/RULES.md, "Board and frame").
+Positions are always seen from the side to move (docs/rules.md, "Board and frame").
 """
 
 from .game import legal_afterstates, outcome

@@ -1,4 +1,4 @@
-"""The per-position API of shared/CONTRACT.md, a thin view over the batched engine."""
+"""The per-position API of docs/formats.md, a thin view over the batched engine."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The position row: one fixed-size integer row per position, seen from the side to move.
 
 A batch of positions is a 2-D ``int8`` array of shape ``(B, ROW_WIDTH)``. Points are in the
-**mover's** numbering (shared/RULES.md): column ``OWN + i`` and ``OPP + i`` hold point ``i + 1``.
+**mover's** numbering (docs/rules.md): column ``OWN + i`` and ``OPP + i`` hold point ``i + 1``.
 
 =============  ==========  ====================================================================
 columns        name        meaning

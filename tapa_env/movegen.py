@@ -1,4 +1,4 @@
-"""Batched generation of every legal afterstate (shared/RULES.md, R3-R10), compiled with numba.
+"""Batched generation of every legal afterstate (docs/rules.md, R3-R10), compiled with numba.
 
 The kernel takes a batch of position rows (:mod:`tapa_env.layout`, mover's frame) and one roll
 per row, and returns all distinct legal afterstates of all of them as one flat ``int8`` array

@@ -1,4 +1,4 @@
-"""Game results for a batch of positions (shared/RULES.md R8, R9, R10)."""
+"""Game results for a batch of positions (docs/rules.md R8, R9, R10)."""
 
 from __future__ import annotations
 

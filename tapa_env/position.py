@@ -29,7 +29,7 @@ class Position:
     """A Tapa position seen from the side to move; immutable and hashable.
 
     Points are in the mover's numbering: the mover starts on 24 and bears off below 1, the
-    opponent starts on the mover's point 1 (shared/RULES.md, "Board and frame").
+    opponent starts on the mover's point 1 (docs/rules.md, "Board and frame").
     """
 
     __slots__ = ("_row", "_hash")
@@ -103,7 +103,7 @@ class Position:
         return Position._trusted(flip(self._row)[0])
 
     def to_dict(self) -> dict:
-        """The interchange format of shared/CONTRACT.md (plain ints and lists)."""
+        """The interchange format of docs/formats.md (plain ints and lists)."""
         return {
             "own": list(self.own),
             "opp": list(self.opp),

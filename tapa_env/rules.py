@@ -1,6 +1,6 @@
-"""The rule choices where the sources differ (shared/RULES.md, "Where the sources differ").
+"""The rule choices where the sources differ (docs/rules.md, "Where the rule texts differ").
 
-Every field defaults to the choice of RULES.md; another value plays a named variant. The move
+Every field defaults to the choice of docs/rules.md; another value plays a named variant. The move
 generator and :func:`tapa_env.outcome` read these flags, so a variant is played and tested
 with the same engine.
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Rules:
-    """Named rule choices; the defaults are shared/RULES.md.
+    """Named rule choices; the defaults are those of docs/rules.md.
 
     Attributes:
         pinned_blocks_bear_off: a pinned mover checker inside its home counts as home but

@@ -1,4 +1,4 @@
-"""Build positions in tests the way the worked examples of shared/RULES.md write them.
+"""Build positions in tests the way the worked examples of docs/rules.md write them.
 
 ``board(own={24: 14, 13: 1}, opp={1: 14, 8: 1}, opp_pinned=[8])`` is the position where the
 mover (the side to move) has 14 checkers on its point 24 and one on 13, and the opponent has
@@ -37,7 +37,7 @@ def board_dict(
     own_pinned: Iterable[int] = (),
     opp_pinned: Iterable[int] = (),
 ) -> dict:
-    """The same position as :func:`board`, in the interchange format (shared/CONTRACT.md)."""
+    """The same position as :func:`board`, in the interchange format (docs/formats.md)."""
     for side, counts in (("own", own), ("opp", opp)):
         bad = [p for p in counts if not 1 <= p <= POINTS]
         if bad:

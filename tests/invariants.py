@@ -1,8 +1,8 @@
 """Invariants every Tapa position keeps, checked from the public interchange format alone.
 
-Used by the property and random-game tests. Points are the mover's (shared/RULES.md, "Board
+Used by the property and random-game tests. Points are the mover's (docs/rules.md, "Board
 and frame"); the checks are written from the rules and the interchange format of
-shared/CONTRACT.md, not from the engine's own validation, so that a bad row the engine built
+docs/formats.md, not from the engine's own validation, so that a bad row the engine built
 without validating it (an afterstate) is still caught.
 """
 

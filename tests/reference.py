@@ -1,11 +1,11 @@
-"""A slow, plain reference move generator for Tapa (Plakoto), written from shared/RULES.md.
+"""A slow, plain reference move generator for Tapa (Plakoto), written from docs/rules.md.
 
 It is meant to be obviously correct, not fast: the fast engine in ``tapa_env`` is checked
-against it. Positions are plain dicts in the interchange format of shared/CONTRACT.md, always
+against it. Positions are plain dicts in the interchange format of docs/formats.md, always
 in the frame of the side to move ("mover"): ``own[i]`` / ``opp[i]`` count the checkers on
 point ``i + 1``; the mover moves from high points to low points and bears off below point 1.
 
-Rule numbers (R3 ... R10) refer to shared/RULES.md.
+Rule numbers (R3 ... R10) refer to docs/rules.md.
 """
 
 from __future__ import annotations

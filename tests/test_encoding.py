@@ -1,7 +1,7 @@
 """The position encodings (``raw-v1``, ``expert-v1``) against a plain per-position version.
 
 The plain encoder below is written from the docstring of ``tapa_env/encoding.py`` and reads
-the interchange format of shared/CONTRACT.md (``Position.to_dict``), not the row layout, so
+the interchange format of docs/formats.md (``Position.to_dict``), not the row layout, so
 that it shares nothing with the compiled encoder but the meaning of the features. Every
 feature is in the frame of the row's mover (for an afterstate, the side that just moved).
 """

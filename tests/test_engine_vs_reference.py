@@ -1,4 +1,4 @@
-"""The batched engine against the plain reference generator (shared/STYLE.md example 3).
+"""The batched engine against the plain reference generator.
 
 The positions and rolls come from random self-play (``tapa_env.selfplay.random_self_play``):
 every game's last turn, where a play ended the game, and the rest drawn at random from all the
@@ -93,7 +93,7 @@ def sample(request) -> Sample:
 
 
 def dict_of(row: np.ndarray) -> dict:
-    """The interchange dict (shared/CONTRACT.md) of one engine row, for the reference."""
+    """The interchange dict (docs/formats.md) of one engine row, for the reference."""
     own, opp = row[OWN_COLUMNS].tolist(), row[OPP_COLUMNS].tolist()
     pins = row[PIN_COLUMNS]
     return {

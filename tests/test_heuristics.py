@@ -1,6 +1,6 @@
 """The heuristic bots and their features (agents/features.py, agents/heuristics.py).
 
-Boards are drawn as in shared/RULES.md: points are the mover's, ``{13: 1}`` is one checker
+Boards are drawn as in docs/rules.md: points are the mover's, ``{13: 1}`` is one checker
 on point 13. Afterstate features are read from the side that has just moved, so a board
 built here stands for an afterstate of "our" play, with the opponent to move next.
 """
@@ -164,7 +164,7 @@ def test_batched_and_single_choices_agree(name, turns):
 @pytest.mark.parametrize("name", BOTS)
 def test_a_win_is_always_taken(name):
     player = HEURISTIC_PLAYERS[name]()
-    # RULES.md worked example 4: 7/1 pins the mother and wins two points at once.
+    # docs/rules.md worked example 4: 7/1 pins the mother and wins two points at once.
     mother = board(own={13: 14, 7: 1}, opp={1: 1, 20: 14})
     chosen = player.choose(mother, (6, 1))
     assert outcome(chosen) is not None and outcome(chosen).points == 2

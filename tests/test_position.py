@@ -1,7 +1,7 @@
-"""``Position`` as a value, in the manner of python-chess's tests (shared/STYLE.md example 1).
+"""``Position`` as a value, in the manner of python-chess's tests.
 
 The start (R1), immutability, equality and hashing, the interchange format of
-shared/CONTRACT.md and its round trips, the key, ``flip``, the text board, and the
+docs/formats.md and its round trips, the key, ``flip``, the text board, and the
 ``ValueError`` (``PositionError``) that names each kind of malformed input. Points are the
 mover's (the side to move): it starts on 24 and bears off below 1.
 """

@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis) over valid positions (shared/STYLE.md example 12).
+"""Property-based tests (hypothesis) over valid positions.
 
 Two strategies draw positions, always in the frame of the side to move:
 

@@ -1,4 +1,4 @@
-"""Random games through the public API, checking invariants at every step (STYLE.md example 11).
+"""Random games through the public API, checking invariants at every step.
 
 Each game starts from ``Position.initial()`` (R1); each turn rolls two dice, asks
 ``legal_afterstates`` for every play, picks one uniformly with a seeded numpy ``Generator``,

@@ -1,7 +1,7 @@
 """Checks that the plain reference move generator (tests/reference.py) is itself right.
 
-It must reproduce every line of the independent rules sample and the worked examples of
-shared/RULES.md, so that the fast engine can then be checked against it.
+It must reproduce every line of the independent rules sample (tests/data/README.md) and the
+worked examples of docs/rules.md, so that the fast engine can then be checked against it.
 """
 
 from __future__ import annotations
@@ -17,22 +17,11 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.reference import reference_afterstates, reference_outcome
 
-HERE = Path(__file__).resolve().parent
-SAMPLE_CANDIDATES = [
-    HERE / "data" / "rules-sample.jsonl.gz",
-    HERE.parents[1] / "shared" / "data" / "rules-sample.jsonl.gz",
-]
-
-
-def _sample_path() -> Path:
-    for path in SAMPLE_CANDIDATES:
-        if path.exists():
-            return path
-    raise FileNotFoundError(f"rules-sample.jsonl.gz not found in {SAMPLE_CANDIDATES}")
+SAMPLE_PATH = Path(__file__).resolve().parent / "data" / "rules-sample.jsonl.gz"
 
 
 def _load_sample() -> list[dict]:
-    with gzip.open(_sample_path(), "rt") as f:
+    with gzip.open(SAMPLE_PATH, "rt") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 

@@ -1,6 +1,6 @@
-"""One or more tests per rule of shared/RULES.md (R1-R12) and per rule variant (``Rules``).
+"""One or more tests per rule of docs/rules.md (R1-R12) and per rule variant (``Rules``).
 
-Each test draws its board the way the worked examples of RULES.md do: points are the mover's
+Each test draws its board the way the worked examples of docs/rules.md do: points are the mover's
 (the side to move, who moves from 24 down to 1 and bears off below 1), ``{13: 1}`` is one
 checker on point 13, "pinned" names the points where a checker lies pinned. Each test states
 the exact set of afterstates that ``legal_afterstates`` must return, worked out by hand from
@@ -276,11 +276,11 @@ def test_R5_pinning_checker_cannot_be_pinned():
     assert afterstate_keys(position, (6, 6)) == {position.key}
 
 
-# --- R6 Maximum dice, and the worked examples of RULES.md --------------------------------------
+# --- R6 Maximum dice, and the worked examples of docs/rules.md ---------------------------------
 
 
 def test_R6_worked_example_1_pin_and_release():
-    """Mover {24: 14, 13: 1}, opponent {1: 14, 8: 1}, roll 5-3: five afterstates (RULES.md)."""
+    """Mover {24: 14, 13: 1}, opponent {1: 14, 8: 1}, roll 5-3: five afterstates (docs/rules.md)."""
     opp = {1: 14, 8: 1}
     position = board(own={24: 14, 13: 1}, opp=opp)
     expected = keys(
@@ -677,7 +677,7 @@ def test_R12_a_pass_is_not_the_end_of_the_game():
     assert outcome(afterstate) is None
 
 
-# --- Rule variants (Rules flags, RULES.md "Where the sources differ") --------------------------
+# --- Rule variants (Rules flags, docs/rules.md "Where the rule texts differ") ------------------
 
 
 def test_variant_pinned_checker_does_not_block_bear_off():

@@ -1,7 +1,7 @@
-"""The engine reproduces ../shared/data/rules-sample.jsonl.gz exactly.
+"""The engine reproduces tests/data/rules-sample.jsonl.gz exactly (tests/data/README.md).
 
 Every line holds a position, a roll, every legal afterstate and each afterstate's outcome,
-from an independent implementation of shared/RULES.md. Compared as sets, outcomes included,
+from an independent implementation of docs/rules.md. Compared as sets, outcomes included,
 through the per-position API and through one batched call.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from tapa_env import Position, generate_afterstates, legal_afterstates, outcome, outcomes
 
-SAMPLE_PATH = Path(__file__).resolve().parents[2] / "shared" / "data" / "rules-sample.jsonl.gz"
+SAMPLE_PATH = Path(__file__).resolve().parent / "data" / "rules-sample.jsonl.gz"
 
 
 def _lines() -> list[dict]:

@@ -1,0 +1,162 @@
+"""The repository stands alone: its own documents, test data and CI, and nothing outside it.
+
+A clean clone must install and pass its tests with nothing beside it. So no file may read or
+point to a path outside the repository, the tests read their data from tests/data/, CI runs
+the README's test command in a copy with nothing beside it, and the documents
+(docs/rules.md, docs/formats.md) name what the code has.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+import tapa_env
+from agents.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
+from agents.stats import fit_ratings, summarize
+from agents.tournament import TournamentConfig
+from tapa_env import Position, Rules
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOC = ROOT / "docs" / "rules.md"
+FORMATS_DOC = ROOT / "docs" / "formats.md"
+SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", "outputs"}
+SKIPPED_DIRS |= {"multirun", "runs", "build"}
+TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".txt", ".cfg", ".ini", ".sh"}
+# A path into a folder beside the repository (split so that this file does not match itself).
+OUTSIDE = re.compile(r"\.\./shar" r"ed\b|(?<![\w.-])shar" r"ed/|([\"'])shar" r"ed\1")
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def text_files() -> list[Path]:
+    """Every text file of the repository: sources, docs, configs, test data, CI scripts."""
+    found = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.suffix in TEXT_SUFFIXES or path.parent.name == ".ci":
+                found.append(path)
+    return found
+
+
+def test_no_file_refers_to_a_folder_beside_the_repository():
+    offending = []
+    for path in text_files():
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), start=1):
+            if OUTSIDE.search(line):
+                offending.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not offending, "\n".join(offending)
+
+
+def test_markdown_links_stay_inside_the_repository_and_resolve():
+    broken = []
+    for path in text_files():
+        if path.suffix != ".md":
+            continue
+        for target in MARKDOWN_LINK.findall(path.read_text()):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            resolved = (path.parent / target.split("#")[0]).resolve()
+            if not resolved.is_relative_to(ROOT) or not resolved.exists():
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_rules_sample_and_its_description_are_in_tests_data():
+    data = ROOT / "tests" / "data"
+    assert (data / "rules-sample.jsonl.gz").is_file()
+    assert "rules-sample.jsonl.gz" in (data / "README.md").read_text()
+
+
+def test_ci_runs_the_readme_test_command_in_a_clone_with_nothing_beside_it():
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"Install and run the tests:\n\n```bash\n(.+?)\n```", readme)
+    assert block, "the README's 'Install and run the tests' block"
+    command = block.group(1)
+    script = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert command in script
+    assert any(line.startswith("git clone") for line in script)
+    assert any("mktemp -d" in line for line in script)
+
+
+def test_the_rules_document_names_every_rule():
+    text = RULES_DOC.read_text()
+    for number in range(1, 13):
+        assert re.search(rf"^## R{number} ", text, re.MULTILINE), f"R{number}"
+    assert "## Board and frame" in text and "## Worked examples" in text
+
+
+def test_the_rules_document_names_every_rule_flag():
+    text = RULES_DOC.read_text()
+    for field in dataclasses.fields(Rules):
+        assert f"`{field.name}`" in text, field.name
+
+
+def test_the_formats_document_names_every_public_name():
+    text = FORMATS_DOC.read_text()
+    missing = [n for n in [*tapa_env.__all__, *agents.__all__] if not re.search(rf"`{n}\b", text)]
+    assert not missing, f"public names missing from docs/formats.md: {missing}"
+
+
+def json_blocks(text: str) -> list[object]:
+    return [json.loads(block) for block in re.findall(r"```json\n(.+?)\n```", text, re.DOTALL)]
+
+
+def json_keys(value: object) -> set[str]:
+    """Every key of every dict inside ``value``."""
+    if isinstance(value, dict):
+        return set(value).union(*(json_keys(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(json_keys(v) for v in value))
+    return set()
+
+
+def test_the_formats_document_position_examples_are_positions_with_their_keys():
+    text = FORMATS_DOC.read_text()
+    positions = [block for block in json_blocks(text) if isinstance(block, dict) and "own" in block]
+    assert len(positions) == 2
+    start, pinned = (Position.from_dict(block) for block in positions)
+    assert start == Position.initial()
+    for position in (start, pinned, pinned.flip()):
+        assert f"`{position.key}`" in text
+        assert Position.from_key(position.key) == position
+
+
+def test_the_formats_document_names_every_key_of_results_json():
+    points = np.array([1, -2, 2, 0, 0, 2])
+    kind = np.array([SINGLE, GAMMON, MOTHER, DRAW, UNFINISHED, GAMMON], dtype=np.int8)
+    results = GameResults(
+        points=points,
+        kind=kind,
+        turns=np.full(6, 50),
+        starter=np.zeros(6, dtype=np.int8),
+        unit=np.arange(6) // 2,
+        series=np.arange(6) // 3,
+        match_points=3,
+        match_score=np.array([[3, 2], [2, 3]]),
+    )
+    pairing = summarize(("a", "b"), results)
+    ratings = fit_ratings(["a", "b"], [pairing])
+    text = FORMATS_DOC.read_text()
+    example = json_blocks(text)[-1]
+    documented = set(re.findall(r"`(\w+)`", text)) | json_keys(example)
+    keys = {"pairings", "ratings", "config"}
+    keys |= set(pairing) | set(pairing["rates"]) | set(pairing["matches"]) | set(ratings["a"])
+    keys |= {field.name for field in dataclasses.fields(TournamentConfig)}
+    missing = sorted(keys - documented)
+    assert not missing, f"results.json keys missing from docs/formats.md: {missing}"
+    assert set(example) == {"pairings", "ratings", "config"}
+    assert set(example["pairings"][0]) == set(pairing) - {"matches"}
+
+
+@pytest.mark.parametrize("heading", ["## Checkpoints and bot files", "## `results.json`"])
+def test_the_formats_document_has_its_sections(heading):
+    assert heading in FORMATS_DOC.read_text()
