@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,58 @@ def test_load_player_rejects_a_foreign_file(tmp_path):
     torch.save({"weights": torch.zeros(3)}, foreign)
     with pytest.raises(PlayerSpecError, match="not a tapa-rl checkpoint"):
         load_player(str(foreign))
+
+
+def _torch_saved(path: Path, content) -> None:
+    import torch
+
+    torch.save(content, path)
+
+
+def _cut_checkpoint(path: Path) -> None:
+    _torch_saved(path, {"format": 1})
+    path.write_bytes(path.read_bytes()[:100])
+
+
+class Opaque:
+    """An object weights-only unpickling refuses."""
+
+
+@pytest.mark.parametrize(
+    ("name", "write", "phrase"),
+    [
+        ("notes.txt", lambda p: p.write_text("hello\n"), "not a tapa-rl checkpoint"),
+        ("noise.bin", lambda p: p.write_bytes(bytes(range(256))), "not a tapa-rl checkpoint"),
+        ("empty.pt", lambda p: p.write_bytes(b""), "is empty"),
+        ("array.npy", lambda p: p.write_bytes(b"\x93NUMPY\x01\x00v\x00"), "not a tapa-rl"),
+        ("tensor.pt", lambda p: _torch_saved(p, [1, 2]), "no 'format' field"),
+        ("object.pt", lambda p: _torch_saved(p, Opaque()), "objects other than tensors"),
+        ("cut.pt", _cut_checkpoint, "corrupt or truncated"),
+    ],
+)
+def test_load_player_names_the_file_and_the_problem_in_one_line(tmp_path, name, write, phrase):
+    path = tmp_path / name
+    write(path)
+    with pytest.raises(PlayerSpecError) as error:
+        load_player(str(path))
+    message = str(error.value)
+    assert message.startswith(f"{path}: ") and phrase in message
+    assert "\n" not in message and len(message) < len(str(path)) + 160
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_load_player_refuses_a_named_pipe_without_waiting_on_it(tmp_path):
+    pipe = tmp_path / "bot.pt"
+    os.mkfifo(pipe)
+    with pytest.raises(PlayerSpecError, match="not a regular file"):
+        load_player(str(pipe))
+
+
+@pytest.mark.parametrize("spec", ["", "   "])
+def test_load_player_refuses_an_empty_name(spec):
+    with pytest.raises(PlayerSpecError, match="empty player name"):
+        load_player(spec)
+
+
+def test_load_player_ignores_spaces_around_a_name():
+    assert load_player("  adaptive ").name == "adaptive"
