@@ -13,7 +13,13 @@ from hydra import compose, initialize_config_dir
 from hydra.core.config_store import ConfigStore
 
 from agents import PlayerSpecError, load_player
-from agents.tournament import TournamentConfig, round_robin
+from agents.tournament import (
+    ConfigError,
+    TournamentConfig,
+    check_config,
+    check_output_path,
+    round_robin,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,9 +36,12 @@ def run_evaluate(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess
 
 def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_path):
     out = tmp_path / "elsewhere" / "results.json"
-    done = run_evaluate(tmp_path, "players=[offensive,defensive,random]", "games=40", f"out={out}")
+    done = run_evaluate(
+        tmp_path, 'players=[offensive,defensive," random"]', "games=40", f"out={out}"
+    )
     assert done.returncode == 0, done.stderr
     assert "offensive vs defensive" in done.stdout and "rating" in done.stdout
+    assert "offensive vs random" in done.stdout and " vs  random" not in done.stdout
     for path in (tmp_path / "run" / "results.json", out):
         results = json.loads(path.read_text())
         assert len(results["pairings"]) == 3
@@ -43,6 +52,8 @@ def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_p
             low, high = pairing["ppg_ci95"]
             assert low <= pairing["ppg"] <= high
         assert set(results["ratings"]) == {"offensive", "defensive", "random"}
+        assert results["config"]["players"] == ["offensive", "defensive", "random"]
+        assert results["pairings"][1]["players"] == ["offensive", "random"]
         for rating in results["ratings"].values():
             assert rating["ci95"][0] <= rating["rating"] <= rating["ci95"][1]
 
@@ -87,8 +98,88 @@ def test_round_robin_is_deterministic_for_a_seed_whatever_the_workers():
 
 
 def test_round_robin_rejects_an_odd_number_of_duplicate_games():
-    with pytest.raises(ValueError, match="even"):
+    with pytest.raises(ConfigError, match="even"):
         round_robin(TournamentConfig(players=["random", "offensive"], games=5))
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("players", "random,offensive"),
+        ("players", ["random", 3]),
+        ("players", ["random", ""]),
+        ("players", ["random", "random "]),
+        ("games", 0),
+        ("games", 2.0),
+        ("games", True),
+        ("seed", -1),
+        ("seed", 2**64),
+        ("seed", "0"),
+        ("duplicate", "yes"),
+        ("match_points", 0),
+        ("max_turns", 0),
+        ("workers", -1),
+        ("batch", 0),
+        ("out", ""),
+        ("out", 7),
+    ],
+)
+def test_check_config_names_the_setting_that_cannot_work(setting, value):
+    config = TournamentConfig(players=["random", "offensive"], games=2, workers=1)
+    setattr(config, setting, value)
+    with pytest.raises(ConfigError, match=f"^{setting}"):
+        check_config(config)
+    with pytest.raises(ConfigError, match=f"^{setting}"):
+        round_robin(config)  # before any game: a negative seed never reaches numpy
+
+
+def test_check_config_returns_stripped_names_and_plain_ints():
+    import numpy as np
+
+    config = TournamentConfig(players=(" random", "offensive\t"), games=np.int64(4), seed=3)
+    checked = check_config(config)
+    assert checked.players == ["random", "offensive"]
+    assert type(checked.games) is int and checked.games == 4
+    assert config.players == (" random", "offensive\t")  # the caller's config is left alone
+
+
+def test_round_robin_reports_stripped_names():
+    config = TournamentConfig(players=["  random", "offensive "], games=4, workers=1)
+    results = round_robin(config)
+    assert results["pairings"][0]["players"] == ["random", "offensive"]
+    assert set(results["ratings"]) == {"random", "offensive"}
+    assert results["config"]["players"] == ["random", "offensive"]
+
+
+def test_check_output_path_refuses_a_directory_and_a_path_under_a_file(tmp_path):
+    with pytest.raises(ConfigError, match="is a directory"):
+        check_output_path(tmp_path, label=f"out={tmp_path}")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ConfigError, match="is not a directory"):
+        check_output_path(tmp_path / "file" / "results.json")
+
+
+def test_check_output_path_keeps_an_existing_file_and_leaves_no_new_one(tmp_path):
+    existing = tmp_path / "results.json"
+    existing.write_text("earlier results\n")
+    assert check_output_path(existing) == existing
+    assert existing.read_text() == "earlier results\n"
+    new = tmp_path / "a" / "b" / "results.json"
+    assert check_output_path(new) == new
+    assert new.parent.is_dir() and not new.exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
+def test_check_output_path_refuses_a_read_only_directory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        with pytest.raises(ConfigError, match="cannot"):
+            check_output_path(locked / "sub" / "results.json")
+        assert not (locked / "sub").exists()
+    finally:
+        locked.chmod(0o755)
 
 
 def test_load_player_builds_every_builtin():
