@@ -58,16 +58,110 @@ def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_p
             assert rating["ci95"][0] <= rating["rating"] <= rating["ci95"][1]
 
 
+def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> None:
+    """A user mistake: status 2, one line on stderr naming the problem, no traceback."""
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("evaluate.py: error: ")
+    for phrase in phrases:
+        assert phrase in lines[0]
+    assert done.stdout == ""
+
+
 def test_evaluate_names_the_valid_players_for_a_bad_name(tmp_path):
     done = run_evaluate(tmp_path, "players=[offensive,champion]", "games=2")
-    assert done.returncode != 0
-    assert "unknown player 'champion'" in done.stderr
-    assert "random, offensive, defensive, adaptive" in done.stderr
+    assert_one_line_error(
+        done, "unknown player 'champion'", "random, offensive, defensive, adaptive"
+    )
+    assert not (tmp_path / "run" / "results.json").exists()
 
 
-def test_evaluate_rejects_a_bad_override_by_name(tmp_path):
-    done = run_evaluate(tmp_path, "games=many")
-    assert done.returncode != 0 and "games" in done.stderr
+@pytest.mark.parametrize(
+    ("override", "phrases"),
+    [
+        ("games=-1", ["games must be at least 1, got -1"]),
+        ("games=3", ["games=3", "even"]),
+        ("players=[]", ["players needs at least two players"]),
+        ("players=[random]", ["players needs at least two players"]),
+        ('players=[offensive," "]', ["players: player 2 is an empty name"]),
+        ('players=[offensive," offensive"]', ["players lists 'offensive' more than once"]),
+        ("players=[offensive,README.md]", ["README.md", "not a tapa-rl checkpoint"]),
+        ("seed=-1", ["seed must be at least 0", "got -1"]),
+        ("match_points=0", ["match_points must be at least 1"]),
+        ("max_turns=0", ["max_turns must be at least 1"]),
+        ("workers=-1", ["workers must be at least 0"]),
+        ("batch=0", ["batch must be at least 1"]),
+        ("out=''", ["out must be the path of a file"]),
+        ("out=README.md/results.json", ["README.md is not a directory"]),
+        ("+colour=red", ["unknown setting 'colour'", "players, games, seed"]),
+        ("out=${nowhere}", ["out:", "nowhere"]),
+    ],
+)
+def test_evaluate_answers_a_mistake_in_the_settings_in_one_line(tmp_path, override, phrases):
+    done = run_evaluate(tmp_path, "players=[offensive,random]", "games=2", override)
+    assert_one_line_error(done, *phrases)
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+def test_evaluate_names_a_binary_file_given_as_a_player(tmp_path):
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(256)) * 8)
+    done = run_evaluate(tmp_path, f"players=[offensive,{noise}]", "games=2")
+    assert_one_line_error(done, str(noise), "not a tapa-rl checkpoint")
+
+
+def test_evaluate_refuses_a_directory_as_out_before_any_game(tmp_path):
+    done = run_evaluate(tmp_path, "players=[offensive,random]", "games=2", f"out={tmp_path}")
+    assert_one_line_error(done, f"out={tmp_path} is a directory", "results.json")
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+def test_evaluate_refuses_an_unwritable_out_before_any_game(tmp_path):
+    done = run_evaluate(tmp_path, "games=2", "out=/proc/tapa-rl/results.json")
+    assert_one_line_error(done, "out=/proc/tapa-rl/results.json", "cannot")
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+def test_evaluate_keeps_an_existing_out_file_when_the_run_stops_on_a_mistake(tmp_path):
+    out = tmp_path / "results.json"
+    out.write_text("earlier results\n")
+    done = run_evaluate(tmp_path, "players=[offensive,champion]", f"out={out}")
+    assert done.returncode == 2
+    assert out.read_text() == "earlier results\n"
+
+
+@pytest.mark.parametrize("override", ["games=abc", "duplicate=maybe", "colour=red"])
+def test_evaluate_rejects_a_bad_override_briefly_by_name(tmp_path, override):
+    done = run_evaluate(tmp_path, override)
+    assert done.returncode == 2, done.stderr
+    key = override.split("=")[0]
+    assert key in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 8
+
+
+def test_evaluate_keeps_the_traceback_of_a_fault_of_the_program(tmp_path):
+    # A failure that is no mistake of the user's still shows where it happened.
+    script = (
+        "import runpy, sys\n"
+        "import agents.tournament\n"
+        "def broken(config, progress=None):\n"
+        "    raise RuntimeError('a fault in the round robin')\n"
+        "agents.tournament.round_robin = broken\n"
+        f"sys.argv = ['evaluate.py', 'hydra.run.dir={tmp_path / 'run'}', 'games=2']\n"
+        "runpy.run_path('evaluate.py', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"},
+    )
+    assert done.returncode == 1
+    assert "Traceback" in done.stderr and "RuntimeError: a fault in the round robin" in done.stderr
 
 
 def test_evaluate_help_explains_every_setting():
