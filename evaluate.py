@@ -3,6 +3,12 @@
 Prints a table of every pairing (points per game with a 95% confidence interval, win rate,
 how the games were won) and a rating per player, and writes ``results.json`` to the run
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
+
+Every setting is checked before the first game. A mistake in the command line or the
+settings exits with status 2 after a short message on stderr: one line for what this script
+checks (an unknown player, ``games=-1``, ``out=`` a directory), Hydra's few lines for an
+override it cannot apply (``games=abc``, an unknown key). The status is 1, with a traceback,
+only for a fault of the program itself.
 """
 
 from __future__ import annotations
@@ -15,16 +21,53 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 from tqdm import tqdm
 
-from agents.tournament import TournamentConfig, format_table, round_robin
+from agents.loading import PlayerSpecError
+from agents.tournament import (
+    ConfigError,
+    TournamentConfig,
+    check_config,
+    check_output_path,
+    format_table,
+    round_robin,
+)
+
+EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
 
 ConfigStore.instance().store(name="evaluate_schema", node=TournamentConfig)
+_job_started = False  # whether Hydra composed the config and called main
+
+
+def tournament_config(cfg: DictConfig) -> TournamentConfig:
+    """The settings Hydra composed, as a :class:`TournamentConfig` (not yet checked)."""
+    settings = TournamentConfig.__dataclass_fields__
+    unknown = [key for key in cfg if key not in settings]
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}: the settings are {', '.join(settings)}")
+    try:
+        values = OmegaConf.to_container(cfg, resolve=True)
+    except OmegaConfBaseException as error:  # an interpolation that does not resolve
+        key = getattr(error, "full_key", None)
+        detail = str(error).splitlines()[0]
+        raise ConfigError(f"{key}: {detail}" if key else detail) from error
+    return TournamentConfig(**values)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="evaluate")
 def main(cfg: DictConfig) -> None:
-    config = TournamentConfig(**OmegaConf.to_container(cfg, resolve=True))
+    global _job_started
+    _job_started = True
+    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    try:
+        config = check_config(tournament_config(cfg))
+        paths = [check_output_path(run_dir / "results.json")]
+        if config.out:
+            paths.append(check_output_path(config.out, label=f"out={config.out}"))
+    except (ConfigError, PlayerSpecError) as error:
+        print(f"evaluate.py: error: {error}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
     per_game = "matches" if config.match_points else "games"
     pairings = len(config.players) * (len(config.players) - 1) // 2
     with tqdm(
@@ -32,14 +75,20 @@ def main(cfg: DictConfig) -> None:
     ) as bar:
         results = round_robin(config, progress=bar.update)
     print(format_table(results))
-    paths = [Path(HydraConfig.get().runtime.output_dir) / "results.json"]
-    if config.out:
-        paths.append(Path(config.out))
+    text = json.dumps(results, indent=2) + "\n"
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(results, indent=2) + "\n")
+        path.write_text(text)
     print(f"\nresults written to {', '.join(str(p) for p in paths)}")
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SystemExit as stop:
+        # Hydra exits with 1 after its message about a bad override (an unknown key, a
+        # value of the wrong type) without calling main: that is a mistake in the command
+        # line too.
+        if stop.code == 1 and not _job_started:
+            sys.exit(EXIT_USAGE)
+        raise

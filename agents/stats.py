@@ -9,9 +9,12 @@ import numpy as np
 from .arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the normal distribution
+MAX_POINTS = 2  # the most a game scores: a gammon or a mother win
 
 
-def mean_ci95(values: np.ndarray, units: np.ndarray) -> tuple[float, tuple[float, float]]:
+def mean_ci95(
+    values: np.ndarray, units: np.ndarray, bounds: tuple[float, float] | None = None
+) -> tuple[float, tuple[float, float]]:
     """The mean of ``values`` and its 95% confidence interval, units taken as independent.
 
     Values that share a unit (the two games of a duplicate pair, the games of a match) are
@@ -19,6 +22,10 @@ def mean_ci95(values: np.ndarray, units: np.ndarray) -> tuple[float, tuple[float
     over the ``n`` unit means, with ``s`` their sample standard deviation. Every unit must
     hold the same number of values for the mean of units to equal the mean of values, which
     holds for duplicate pairs; matches are weighted by their games.
+
+    ``bounds`` (lowest, highest), the range every value lies in, clips the interval to it:
+    when nearly every value sits at one end of the range the normal approximation can reach
+    past it (``[+1.970, +2.010]`` points per game), where the mean can never be.
     """
     values = np.asarray(values, dtype=np.float64)
     _, unit_index = np.unique(units, return_inverse=True)
@@ -30,16 +37,23 @@ def mean_ci95(values: np.ndarray, units: np.ndarray) -> tuple[float, tuple[float
     # Ratio estimator over units: the mean of values with unit-level variance.
     residuals = (totals - mean * sizes) / sizes.mean()
     standard_error = float(np.sqrt((residuals**2).sum() / (len(totals) - 1) / len(totals)))
-    return mean, (mean - Z95 * standard_error, mean + Z95 * standard_error)
+    low, high = mean - Z95 * standard_error, mean + Z95 * standard_error
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return mean, (low, high)
 
 
 def summarize(names: tuple[str, str], results: GameResults) -> dict:
-    """One pairing's figures, from the side of ``names[0]`` (docs/formats.md, "results.json")."""
+    """One pairing's figures, from the side of ``names[0]`` (docs/formats.md, "results.json").
+
+    ``ppg_ci95``, the 95% interval of the points per game, is clipped to the possible range
+    ``[-2, +2]`` (:func:`mean_ci95`).
+    """
     points = results.points
     games = results.games
     wins = int((points > 0).sum())
     losses = int((points < 0).sum())
-    ppg, (low, high) = mean_ci95(points, results.unit)
+    ppg, (low, high) = mean_ci95(points, results.unit, bounds=(-MAX_POINTS, MAX_POINTS))
     won = points > 0
     lost = points < 0
     summary = {

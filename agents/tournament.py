@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import multiprocessing
+import numbers
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -45,26 +48,115 @@ class TournamentConfig:
     """Also write results.json to this path."""
 
 
-def check_config(config: TournamentConfig) -> None:
-    """Raise ``ValueError`` naming the first setting that cannot work."""
-    players = list(config.players)
-    if len(players) < 2:
-        raise ValueError(f"players needs at least two players, got {players}")
-    if len(set(players)) != len(players):
-        raise ValueError(f"players lists a player twice: {players}")
-    if config.games < 1:
-        raise ValueError(f"games must be at least 1, got {config.games}")
-    if config.duplicate and config.games % 2:
-        raise ValueError(
-            f"games={config.games}: duplicate dice play games in pairs, so games must be "
-            "even (or set duplicate=false)"
+class ConfigError(ValueError):
+    """A tournament setting that cannot work; the one-line message names the setting."""
+
+
+def _whole(config: TournamentConfig, setting: str, least: int, below: int | None = None) -> int:
+    """``config.<setting>`` as an int, checked to be whole, at least ``least``, below ``below``."""
+    value = getattr(config, setting)
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise ConfigError(f"{setting} must be a whole number, got {value!r}")
+    if value < least or (below is not None and value >= below):
+        bound = "" if below is None else f" and below 2**{below.bit_length() - 1}"
+        raise ConfigError(f"{setting} must be at least {least}{bound}, got {value}")
+    return int(value)
+
+
+def check_config(config: TournamentConfig) -> TournamentConfig:
+    """``config`` checked setting by setting, before any game: a copy with clean values.
+
+    Player names lose leading and trailing spaces (the copy holds the stripped names, which
+    the results then show). Raises :class:`ConfigError` naming the first setting that cannot
+    work, and :class:`~agents.loading.PlayerSpecError` for a player name or file that names
+    no player; both are ``ValueError``.
+    """
+    players = config.players
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise ConfigError(f"players must be a list of player names or paths, got {players!r}")
+    for position, spec in enumerate(players, start=1):
+        if not isinstance(spec, str):
+            raise ConfigError(f"players: player {position} must be a name or a path, got {spec!r}")
+    names = [spec.strip() for spec in players]
+    if len(names) < 2:
+        raise ConfigError(f"players needs at least two players, got {names}")
+    for position, name in enumerate(names, start=1):
+        if not name:
+            raise ConfigError(f"players: player {position} is an empty name")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(f"players lists {', '.join(map(repr, twice))} more than once")
+    games = _whole(config, "games", 1)
+    seed = _whole(config, "seed", 0, below=2**64)
+    if not isinstance(config.duplicate, bool):
+        raise ConfigError(f"duplicate must be true or false, got {config.duplicate!r}")
+    if config.duplicate and games % 2:
+        raise ConfigError(
+            f"games={games}: duplicate dice play games in pairs, so games must be even "
+            "(or set duplicate=false)"
         )
-    if config.match_points is not None and config.match_points < 1:
-        raise ValueError(f"match_points must be at least 1 or null, got {config.match_points}")
-    if config.max_turns < 1 or config.batch < 1 or config.workers < 0:
-        raise ValueError("max_turns and batch must be at least 1, workers at least 0")
-    for spec in players:
-        load_player(spec)  # a bad name or file fails here, before any game
+    match_points = None if config.match_points is None else _whole(config, "match_points", 1)
+    max_turns = _whole(config, "max_turns", 1)
+    workers = _whole(config, "workers", 0)
+    batch = _whole(config, "batch", 1)
+    out = config.out
+    if out is not None and (not isinstance(out, str | os.PathLike) or not str(out).strip()):
+        raise ConfigError(f"out must be the path of a file, or null, got {out!r}")
+    for name in names:
+        load_player(name)  # a bad name or file fails here, before any game
+    return replace(
+        config,
+        players=names,
+        games=games,
+        seed=seed,
+        match_points=match_points,
+        max_turns=max_turns,
+        workers=workers,
+        batch=batch,
+        out=None if out is None else str(out),
+    )
+
+
+def check_output_path(path: str | os.PathLike, label: str | None = None) -> Path:
+    """Make sure results can be written to ``path`` before any game; the path, ``~`` expanded.
+
+    Raises :class:`ConfigError`, its message starting with ``label`` (default: the path),
+    when ``path`` is a directory or not a regular file, lies under a file, or cannot be
+    created or written. Creates missing parent directories. An existing file keeps its
+    content (it is opened to append, and nothing written); a file this check creates is
+    removed again.
+    """
+    path = Path(path).expanduser()
+    label = label or str(path)
+    if path.is_dir():
+        raise ConfigError(
+            f"{label} is a directory: give the path of a file, such as {path / 'results.json'}"
+        )
+    if path.exists() and not path.is_file():
+        raise ConfigError(f"{label} is not a regular file")
+    missing = []
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ConfigError(f"{label}: {parent} is not a directory")
+    existed = path.exists()
+    try:
+        for directory in reversed(missing):
+            step = f"cannot create the directory {directory}"
+            directory.mkdir()
+        step = "cannot be written"
+        with path.open("a"):
+            pass
+    except OSError as error:
+        for directory in missing:  # the deepest first; only those this check made
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        raise ConfigError(f"{label}: {step} ({error.strerror or error})") from error
+    if not existed:
+        path.unlink()
+    return path
 
 
 def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
@@ -116,8 +208,9 @@ def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None
     """Play every pairing of ``config.players``; the results.json of docs/formats.md.
 
     ``progress`` is called with the number of games (or matches) each finished chunk played.
+    Checks ``config`` first (:func:`check_config`); the results hold its clean copy.
     """
-    check_config(config)
+    config = check_config(config)
     chunks = _chunks(config)
     workers = config.workers or len(os.sched_getaffinity(0))
     per_unit = 2 if config.duplicate else 1

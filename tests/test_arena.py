@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import load_player
-from agents.arena import KINDS, UNFINISHED, GameResults, play_games, roll
+from agents.arena import GAMMON, KINDS, SINGLE, UNFINISHED, GameResults, play_games, roll
 from agents.players import Player, RandomPlayer, best_in_each_turn
 from agents.stats import fit_ratings, mean_ci95, summarize
 from tapa_env import Position, legal_afterstates
@@ -174,6 +174,34 @@ def test_summary_counts_and_rates():
     assert summary["rates"]["gammon_wins"] == pytest.approx(1 / 6)
     assert summary["rates"]["mother_wins"] == pytest.approx(1 / 6)
     assert summary["rates"]["draws"] == pytest.approx(1 / 6)
+
+
+@pytest.mark.parametrize("sign", [1, -1], ids=["winning", "losing"])
+def test_points_interval_is_clipped_to_the_possible_range(sign):
+    # 100 duplicate pairs: 98 won by 2 points twice, 2 split 2 and 1; ppg 1.99.
+    points = sign * np.array([2, 2] * 98 + [2, 1] * 2)
+    results = GameResults(
+        points=points,
+        kind=np.where(np.abs(points) == 2, GAMMON, SINGLE).astype(np.int8),
+        turns=np.full(200, 40),
+        starter=np.tile(np.array([0, 1], dtype=np.int8), 100),
+        unit=np.arange(200) // 2,
+        series=np.arange(200),
+    )
+    mean, (low, high) = mean_ci95(points, results.unit)
+    assert mean == pytest.approx(sign * 1.99)
+    assert max(abs(low), abs(high)) > 2.003  # the normal approximation passes the maximum
+    summary = summarize(("a", "b"), results)
+    assert summary["ppg"] == pytest.approx(sign * 1.99)
+    if sign > 0:
+        assert summary["ppg_ci95"] == [pytest.approx(low), 2.0]
+    else:
+        assert summary["ppg_ci95"] == [-2.0, pytest.approx(high)]
+
+
+def test_interval_bounds_leave_an_interval_inside_them_alone():
+    points = np.array([1, -1, 2, 0, 1])
+    assert mean_ci95(points, np.arange(5), bounds=(-2, 2)) == mean_ci95(points, np.arange(5))
 
 
 def test_ratings_order_players_and_centre_on_1500():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,13 @@ from hydra import compose, initialize_config_dir
 from hydra.core.config_store import ConfigStore
 
 from agents import PlayerSpecError, load_player
-from agents.tournament import TournamentConfig, round_robin
+from agents.tournament import (
+    ConfigError,
+    TournamentConfig,
+    check_config,
+    check_output_path,
+    round_robin,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,9 +36,12 @@ def run_evaluate(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess
 
 def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_path):
     out = tmp_path / "elsewhere" / "results.json"
-    done = run_evaluate(tmp_path, "players=[offensive,defensive,random]", "games=40", f"out={out}")
+    done = run_evaluate(
+        tmp_path, 'players=[offensive,defensive," random"]', "games=40", f"out={out}"
+    )
     assert done.returncode == 0, done.stderr
     assert "offensive vs defensive" in done.stdout and "rating" in done.stdout
+    assert "offensive vs random" in done.stdout and " vs  random" not in done.stdout
     for path in (tmp_path / "run" / "results.json", out):
         results = json.loads(path.read_text())
         assert len(results["pairings"]) == 3
@@ -42,20 +52,116 @@ def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_p
             low, high = pairing["ppg_ci95"]
             assert low <= pairing["ppg"] <= high
         assert set(results["ratings"]) == {"offensive", "defensive", "random"}
+        assert results["config"]["players"] == ["offensive", "defensive", "random"]
+        assert results["pairings"][1]["players"] == ["offensive", "random"]
         for rating in results["ratings"].values():
             assert rating["ci95"][0] <= rating["rating"] <= rating["ci95"][1]
 
 
+def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> None:
+    """A user mistake: status 2, one line on stderr naming the problem, no traceback."""
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("evaluate.py: error: ")
+    for phrase in phrases:
+        assert phrase in lines[0]
+    assert done.stdout == ""
+
+
 def test_evaluate_names_the_valid_players_for_a_bad_name(tmp_path):
     done = run_evaluate(tmp_path, "players=[offensive,champion]", "games=2")
-    assert done.returncode != 0
-    assert "unknown player 'champion'" in done.stderr
-    assert "random, offensive, defensive, adaptive" in done.stderr
+    assert_one_line_error(
+        done, "unknown player 'champion'", "random, offensive, defensive, adaptive"
+    )
+    assert not (tmp_path / "run" / "results.json").exists()
 
 
-def test_evaluate_rejects_a_bad_override_by_name(tmp_path):
-    done = run_evaluate(tmp_path, "games=many")
-    assert done.returncode != 0 and "games" in done.stderr
+@pytest.mark.parametrize(
+    ("override", "phrases"),
+    [
+        ("games=-1", ["games must be at least 1, got -1"]),
+        ("games=3", ["games=3", "even"]),
+        ("players=[]", ["players needs at least two players"]),
+        ("players=[random]", ["players needs at least two players"]),
+        ('players=[offensive," "]', ["players: player 2 is an empty name"]),
+        ('players=[offensive," offensive"]', ["players lists 'offensive' more than once"]),
+        ("players=[offensive,README.md]", ["README.md", "not a tapa-rl checkpoint"]),
+        ("seed=-1", ["seed must be at least 0", "got -1"]),
+        ("match_points=0", ["match_points must be at least 1"]),
+        ("max_turns=0", ["max_turns must be at least 1"]),
+        ("workers=-1", ["workers must be at least 0"]),
+        ("batch=0", ["batch must be at least 1"]),
+        ("out=''", ["out must be the path of a file"]),
+        ("out=README.md/results.json", ["README.md is not a directory"]),
+        ("+colour=red", ["unknown setting 'colour'", "players, games, seed"]),
+        ("out=${nowhere}", ["out:", "nowhere"]),
+    ],
+)
+def test_evaluate_answers_a_mistake_in_the_settings_in_one_line(tmp_path, override, phrases):
+    done = run_evaluate(tmp_path, "players=[offensive,random]", "games=2", override)
+    assert_one_line_error(done, *phrases)
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+def test_evaluate_names_a_binary_file_given_as_a_player(tmp_path):
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(256)) * 8)
+    done = run_evaluate(tmp_path, f"players=[offensive,{noise}]", "games=2")
+    assert_one_line_error(done, str(noise), "not a tapa-rl checkpoint")
+
+
+def test_evaluate_refuses_a_directory_as_out_before_any_game(tmp_path):
+    done = run_evaluate(tmp_path, "players=[offensive,random]", "games=2", f"out={tmp_path}")
+    assert_one_line_error(done, f"out={tmp_path} is a directory", "results.json")
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+def test_evaluate_refuses_an_unwritable_out_before_any_game(tmp_path):
+    done = run_evaluate(tmp_path, "games=2", "out=/proc/tapa-rl/results.json")
+    assert_one_line_error(done, "out=/proc/tapa-rl/results.json", "cannot")
+    assert not (tmp_path / "run" / "results.json").exists()
+
+
+def test_evaluate_keeps_an_existing_out_file_when_the_run_stops_on_a_mistake(tmp_path):
+    out = tmp_path / "results.json"
+    out.write_text("earlier results\n")
+    done = run_evaluate(tmp_path, "players=[offensive,champion]", f"out={out}")
+    assert done.returncode == 2
+    assert out.read_text() == "earlier results\n"
+
+
+@pytest.mark.parametrize("override", ["games=abc", "duplicate=maybe", "colour=red"])
+def test_evaluate_rejects_a_bad_override_briefly_by_name(tmp_path, override):
+    done = run_evaluate(tmp_path, override)
+    assert done.returncode == 2, done.stderr
+    key = override.split("=")[0]
+    assert key in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 8
+
+
+def test_evaluate_keeps_the_traceback_of_a_fault_of_the_program(tmp_path):
+    # A failure that is no mistake of the user's still shows where it happened.
+    script = (
+        "import runpy, sys\n"
+        "import agents.tournament\n"
+        "def broken(config, progress=None):\n"
+        "    raise RuntimeError('a fault in the round robin')\n"
+        "agents.tournament.round_robin = broken\n"
+        f"sys.argv = ['evaluate.py', 'hydra.run.dir={tmp_path / 'run'}', 'games=2']\n"
+        "runpy.run_path('evaluate.py', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "HYDRA_FULL_ERROR"},
+    )
+    assert done.returncode == 1
+    assert "Traceback" in done.stderr and "RuntimeError: a fault in the round robin" in done.stderr
 
 
 def test_evaluate_help_explains_every_setting():
@@ -86,8 +192,88 @@ def test_round_robin_is_deterministic_for_a_seed_whatever_the_workers():
 
 
 def test_round_robin_rejects_an_odd_number_of_duplicate_games():
-    with pytest.raises(ValueError, match="even"):
+    with pytest.raises(ConfigError, match="even"):
         round_robin(TournamentConfig(players=["random", "offensive"], games=5))
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("players", "random,offensive"),
+        ("players", ["random", 3]),
+        ("players", ["random", ""]),
+        ("players", ["random", "random "]),
+        ("games", 0),
+        ("games", 2.0),
+        ("games", True),
+        ("seed", -1),
+        ("seed", 2**64),
+        ("seed", "0"),
+        ("duplicate", "yes"),
+        ("match_points", 0),
+        ("max_turns", 0),
+        ("workers", -1),
+        ("batch", 0),
+        ("out", ""),
+        ("out", 7),
+    ],
+)
+def test_check_config_names_the_setting_that_cannot_work(setting, value):
+    config = TournamentConfig(players=["random", "offensive"], games=2, workers=1)
+    setattr(config, setting, value)
+    with pytest.raises(ConfigError, match=f"^{setting}"):
+        check_config(config)
+    with pytest.raises(ConfigError, match=f"^{setting}"):
+        round_robin(config)  # before any game: a negative seed never reaches numpy
+
+
+def test_check_config_returns_stripped_names_and_plain_ints():
+    import numpy as np
+
+    config = TournamentConfig(players=(" random", "offensive\t"), games=np.int64(4), seed=3)
+    checked = check_config(config)
+    assert checked.players == ["random", "offensive"]
+    assert type(checked.games) is int and checked.games == 4
+    assert config.players == (" random", "offensive\t")  # the caller's config is left alone
+
+
+def test_round_robin_reports_stripped_names():
+    config = TournamentConfig(players=["  random", "offensive "], games=4, workers=1)
+    results = round_robin(config)
+    assert results["pairings"][0]["players"] == ["random", "offensive"]
+    assert set(results["ratings"]) == {"random", "offensive"}
+    assert results["config"]["players"] == ["random", "offensive"]
+
+
+def test_check_output_path_refuses_a_directory_and_a_path_under_a_file(tmp_path):
+    with pytest.raises(ConfigError, match="is a directory"):
+        check_output_path(tmp_path, label=f"out={tmp_path}")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ConfigError, match="is not a directory"):
+        check_output_path(tmp_path / "file" / "results.json")
+
+
+def test_check_output_path_keeps_an_existing_file_and_leaves_no_new_one(tmp_path):
+    existing = tmp_path / "results.json"
+    existing.write_text("earlier results\n")
+    assert check_output_path(existing) == existing
+    assert existing.read_text() == "earlier results\n"
+    new = tmp_path / "a" / "b" / "results.json"
+    assert check_output_path(new) == new
+    assert new.parent.is_dir() and not new.exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
+def test_check_output_path_refuses_a_read_only_directory(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        with pytest.raises(ConfigError, match="cannot"):
+            check_output_path(locked / "sub" / "results.json")
+        assert not (locked / "sub").exists()
+    finally:
+        locked.chmod(0o755)
 
 
 def test_load_player_builds_every_builtin():
@@ -117,3 +303,58 @@ def test_load_player_rejects_a_foreign_file(tmp_path):
     torch.save({"weights": torch.zeros(3)}, foreign)
     with pytest.raises(PlayerSpecError, match="not a tapa-rl checkpoint"):
         load_player(str(foreign))
+
+
+def _torch_saved(path: Path, content) -> None:
+    import torch
+
+    torch.save(content, path)
+
+
+def _cut_checkpoint(path: Path) -> None:
+    _torch_saved(path, {"format": 1})
+    path.write_bytes(path.read_bytes()[:100])
+
+
+class Opaque:
+    """An object weights-only unpickling refuses."""
+
+
+@pytest.mark.parametrize(
+    ("name", "write", "phrase"),
+    [
+        ("notes.txt", lambda p: p.write_text("hello\n"), "not a tapa-rl checkpoint"),
+        ("noise.bin", lambda p: p.write_bytes(bytes(range(256))), "not a tapa-rl checkpoint"),
+        ("empty.pt", lambda p: p.write_bytes(b""), "is empty"),
+        ("array.npy", lambda p: p.write_bytes(b"\x93NUMPY\x01\x00v\x00"), "not a tapa-rl"),
+        ("tensor.pt", lambda p: _torch_saved(p, [1, 2]), "no 'format' field"),
+        ("object.pt", lambda p: _torch_saved(p, Opaque()), "objects other than tensors"),
+        ("cut.pt", _cut_checkpoint, "corrupt or truncated"),
+    ],
+)
+def test_load_player_names_the_file_and_the_problem_in_one_line(tmp_path, name, write, phrase):
+    path = tmp_path / name
+    write(path)
+    with pytest.raises(PlayerSpecError) as error:
+        load_player(str(path))
+    message = str(error.value)
+    assert message.startswith(f"{path}: ") and phrase in message
+    assert "\n" not in message and len(message) < len(str(path)) + 160
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_load_player_refuses_a_named_pipe_without_waiting_on_it(tmp_path):
+    pipe = tmp_path / "bot.pt"
+    os.mkfifo(pipe)
+    with pytest.raises(PlayerSpecError, match="not a regular file"):
+        load_player(str(pipe))
+
+
+@pytest.mark.parametrize("spec", ["", "   "])
+def test_load_player_refuses_an_empty_name(spec):
+    with pytest.raises(PlayerSpecError, match="empty player name"):
+        load_player(spec)
+
+
+def test_load_player_ignores_spaces_around_a_name():
+    assert load_player("  adaptive ").name == "adaptive"
