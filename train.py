@@ -17,8 +17,9 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from agents.checkpoint import CheckpointError
+from agents.config import ConfigError, TrainConfig
 from agents.curve import draw_learning_curve
-from agents.training import ConfigError, TrainConfig, TrainingDiverged, train
+from agents.training import TrainingDiverged, train
 
 ConfigStore.instance().store(name="train_schema", node=TrainConfig)
 

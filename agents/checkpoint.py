@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import tempfile
-import zipfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from .network import NetworkShape, TDNetwork
 
 FORMAT = "tapa-rl/td-checkpoint"
 FORMAT_VERSION = 1
+_ZIP_MAGIC = b"PK\x03\x04"  # the first bytes of a file torch.save wrote
 
 
 class CheckpointError(PlayerSpecError):
@@ -123,31 +125,47 @@ def read(path: Path) -> dict:
     """Read and check a checkpoint; :class:`CheckpointError` names the file and the problem.
 
     Refuses what ``torch.load(weights_only=True)`` refuses (arbitrary pickled objects), and a
-    truncated or corrupt file, a file of another kind, another format version, an encoding
-    this version does not know, or weights that do not fit the recorded network shape.
+    missing, empty, truncated or corrupt file, a file of another kind, another format
+    version, an encoding this version does not know, or weights that do not fit the recorded
+    network shape.
     """
     path = Path(path)
     if not path.exists():
-        raise CheckpointError(f"{path}: no such checkpoint file")
+        raise CheckpointError(f"{path}: no such checkpoint or bot file")
     if path.is_dir():
-        raise CheckpointError(f"{path}: is a directory, not a checkpoint file")
+        raise CheckpointError(f"{path}: is a directory, not a checkpoint or bot file")
+    if not path.is_file():
+        raise CheckpointError(f"{path}: is not a regular file, so not a checkpoint or bot file")
     try:
-        content = torch.load(path, map_location="cpu", weights_only=True)
-    except pickle.UnpicklingError as error:
-        reason = "holds Python objects other than tensors and plain containers, refused"
-        if "Weights only load failed" not in str(error):
-            reason = f"cannot be unpickled ({_first_line(error)})"
-        raise CheckpointError(f"{path}: not a tapa-rl checkpoint: {reason}") from None
-    except (RuntimeError, EOFError, OSError, ValueError, zipfile.BadZipFile) as error:
-        raise CheckpointError(
-            f"{path}: cannot be read as a checkpoint (truncated or corrupt?): {_first_line(error)}"
-        ) from None
-    except Exception as error:  # anything else the unpickler raises on foreign bytes
-        raise CheckpointError(
-            f"{path}: not a tapa-rl checkpoint ({type(error).__name__}: {_first_line(error)})"
-        ) from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
+            content = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch.load has no one error type for a file it cannot read
+        raise CheckpointError(_unreadable(path, error)) from None
     check(path, content)
     return content
+
+
+def _unreadable(path: Path, error: Exception) -> str:
+    """One line on why ``torch.load`` could not read ``path``: naming the file and the problem."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_ZIP_MAGIC))
+    except OSError as unreadable:
+        return f"{path}: cannot be read ({unreadable.strerror or unreadable})"
+    if not head:
+        return f"{path}: is empty, not a checkpoint or bot file"
+    if head != _ZIP_MAGIC:  # torch.save writes a zip archive
+        return f"{path}: is not a tapa-rl checkpoint or bot file (not a file torch.save wrote)"
+    if isinstance(error, pickle.UnpicklingError):  # weights_only refused what it holds
+        return (
+            f"{path}: is not a tapa-rl checkpoint or bot file (it holds objects other than "
+            "tensors and plain containers, which are never unpickled)"
+        )
+    # The first sentence of torch's message, less a "[enforce fail at file.cc:180] ." prefix.
+    detail = re.sub(r"^\[[^\]]*\][\s.]*", "", _first_line(error)).split(". ")[0].strip()
+    detail = detail or type(error).__name__
+    return f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
 
 
 def _first_line(error: BaseException) -> str:
@@ -157,10 +175,13 @@ def _first_line(error: BaseException) -> str:
 
 def check(path: Path, content: Any) -> None:
     """Raise :class:`CheckpointError` unless ``content`` is a checkpoint this version plays."""
-    if not isinstance(content, dict) or content.get("format") != FORMAT:
-        found = content.get("format") if isinstance(content, dict) else type(content).__name__
+    if not isinstance(content, dict) or "format" not in content:
         raise CheckpointError(
-            f"{path}: not a tapa-rl checkpoint (format {found!r}, expected {FORMAT!r})"
+            f"{path}: is not a tapa-rl checkpoint or bot file (no 'format' field)"
+        )
+    if content["format"] != FORMAT:
+        raise CheckpointError(
+            f"{path}: holds format {content['format']!r}, not a tapa-rl checkpoint ({FORMAT!r})"
         )
     if content.get("format_version") != FORMAT_VERSION:
         raise CheckpointError(
@@ -215,7 +236,9 @@ def check_rules(path: Path, content: dict, rules: Rules) -> None:
     trained = rules_of(content)
     if trained != rules:
         differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
+        trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
+        asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
         raise CheckpointError(
-            f"{path}: trained under other rules ({', '.join(f'{k}={getattr(trained, k)}' for k in differ)}); "
-            f"it would misjudge positions under {', '.join(f'{k}={getattr(rules, k)}' for k in differ)}"
+            f"{path}: trained under other rules ({trained_flags}); it would misjudge "
+            f"positions under {asked_flags}"
         )

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import pickle
-import re
-import warnings
 from pathlib import Path
 
 from .players import Player, RandomPlayer
 
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
-FILE_FORMAT_KEY = "format"
-_ZIP_MAGIC = b"PK\x03\x04"  # the first bytes of a file torch.save wrote
 
 
 class PlayerSpecError(ValueError):
@@ -55,50 +50,9 @@ def load_player(spec: str | Path | Player) -> Player:
 
 
 def _load_bot_file(path: Path) -> Player:
-    if not path.exists():
-        raise PlayerSpecError(f"{path}: no such checkpoint or bot file")
-    if path.is_dir():
-        raise PlayerSpecError(f"{path}: is a directory, not a checkpoint or bot file")
-    if not path.is_file():
-        raise PlayerSpecError(f"{path}: is not a regular file, so not a checkpoint or bot file")
-    import torch
+    """A TD player from a training checkpoint (:mod:`agents.checkpoint`)."""
+    from .checkpoint import evaluator_of, read
+    from .td_player import TDPlayer
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
-            content = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch.load has no one error type for a file it cannot read
-        raise PlayerSpecError(_unreadable(path, error)) from error
-    if not isinstance(content, dict) or FILE_FORMAT_KEY not in content:
-        raise PlayerSpecError(
-            f"{path}: is not a tapa-rl checkpoint or bot file (no {FILE_FORMAT_KEY!r} field)"
-        )
-    raise PlayerSpecError(
-        f"{path}: holds format {content[FILE_FORMAT_KEY]!r}, which this version of tapa-rl "
-        "cannot load"
-    )
-
-
-def _unreadable(path: Path, error: Exception) -> str:
-    """One line on why ``torch.load`` could not read ``path``: naming the file and the problem."""
-    if isinstance(error, OSError):
-        return f"{path}: cannot be read ({error.strerror or error})"
-    try:
-        with path.open("rb") as file:
-            head = file.read(len(_ZIP_MAGIC))
-    except OSError:
-        head = b""
-    if not head:
-        return f"{path}: is empty, not a checkpoint or bot file"
-    if head != _ZIP_MAGIC:  # torch.save writes a zip archive
-        return f"{path}: is not a tapa-rl checkpoint or bot file (not a file torch.save wrote)"
-    if isinstance(error, pickle.UnpicklingError):  # weights_only refused what it holds
-        return (
-            f"{path}: is not a tapa-rl checkpoint or bot file (it holds objects other than "
-            "tensors and plain containers)"
-        )
-    # The first sentence of torch's message, less a "[enforce fail at file.cc:180] ." prefix.
-    first_line = (str(error).splitlines() or [""])[0]
-    detail = re.sub(r"^\[[^\]]*\][\s.]*", "", first_line).split(". ")[0].strip()
-    detail = detail or type(error).__name__
-    return f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
+    content = read(path)
+    return TDPlayer(evaluator_of(content), name=path.stem)

@@ -1,0 +1,342 @@
+"""TD(λ) self-play training: learning, determinism, resume, divergence, a plain per-game check."""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import replace
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+import torch
+
+from agents import load_player, play_games
+from agents.checkpoint import evaluator_of, read
+from agents.config import ConfigError, LearnerConfig, TrainConfig, check_config
+from agents.equity import equity, one_hot_outcomes, swap_sides
+from agents.network import NetworkShape, TDNetwork
+from agents.stats import summarize
+from agents.td_player import TDPlayer
+from agents.training import TrainingDiverged, train
+from tapa_env import Position, legal_afterstates, outcome
+
+
+def tiny(**overrides) -> TrainConfig:
+    """A run of a few hundred games that takes seconds."""
+    settings = dict(
+        total_games=300,
+        parallel_games=32,
+        eval_every=0,
+        eval_games=20,
+        eval_opponents=["defensive"],
+        checkpoint_every=0,
+        log_every=100,
+        progress=False,
+        learner=LearnerConfig(lr=0.003, batch_size=64, round_samples=512),
+    )
+    settings.update(overrides)
+    return TrainConfig(**settings)
+
+
+class Recorder:
+    """A logger that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.logged: list[tuple[int, dict]] = []
+        self.texts: dict[str, str] = {}
+        self.resumed_at: int | None = None
+
+    def resume(self, step: int) -> None:
+        self.resumed_at = step
+
+    def scalars(self, step: int, values: dict) -> None:
+        self.logged.append((step, dict(values)))
+
+    def text(self, tag: str, text: str) -> None:
+        self.texts[tag] = text
+
+
+def weights(path: Path) -> dict:
+    return read(path)["weights"]
+
+
+def assert_same_weights(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for key in a:
+        assert torch.equal(a[key], b[key]), key
+
+
+def test_a_short_run_learns_to_beat_random(tmp_path):
+    config = tiny(total_games=600, parallel_games=64)
+    result = train(config, tmp_path / "run")
+    assert result.status == "finished" and result.games >= 600
+    trained = TDPlayer(evaluator_of(read(result.checkpoint)))
+    torch.manual_seed(config.seed)
+    untrained = TDPlayer(TDNetwork(NetworkShape()).evaluator())
+    rates = {}
+    for name, player in (("trained", trained), ("untrained", untrained)):
+        games = play_games((player, load_player("random")), 400, seed=11)
+        rates[name] = summarize((name, "random"), games)
+    assert rates["trained"]["win_rate"] >= 0.80
+    # Learning, not luck: the same network before training does clearly worse.
+    assert rates["trained"]["win_rate"] >= rates["untrained"]["win_rate"] + 0.08
+    assert rates["trained"]["ppg"] > rates["untrained"]["ppg"] + 0.3
+
+
+def test_the_run_logs_what_tensorboard_shows_and_evaluates(tmp_path):
+    recorder = Recorder()
+    config = tiny(total_games=400, eval_every=200, eval_opponents=["random", "offensive"])
+    result = train(config, tmp_path / "run", recorder)
+    tags = set().union(*(values for _, values in recorder.logged))
+    for tag in (
+        "train/td_error",
+        "train/loss",
+        "train/learning_rate",
+        "games/length",
+        "games/single",
+        "games/gammon",
+        "games/mother",
+        "games/draw",
+        "perf/games_per_second",
+        "perf/turns_per_second",
+        "eval/random/win_rate",
+        "eval/offensive/ppg",
+        "eval/previous/win_rate",
+    ):
+        assert tag in tags, tag
+    mixes = [v for _, v in recorder.logged if "games/single" in v]
+    for mix in mixes:
+        kinds = ("single", "gammon", "mother", "draw", "unfinished")
+        assert sum(mix[f"games/{k}"] for k in kinds) == pytest.approx(1.0)
+    assert "config" in recorder.texts
+    evaluations = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
+    assert len(evaluations) == 2  # at 200 games and at the end
+    assert "previous" in result.evaluation and result.evaluation["random"]["games"] == 20
+    assert (tmp_path / "run" / "checkpoints" / "bot.pt").exists()
+
+
+def test_the_same_seed_gives_the_same_weights_and_another_seed_does_not(tmp_path):
+    first = train(tiny(), tmp_path / "a")
+    second = train(tiny(), tmp_path / "b")
+    third = train(tiny(seed=1), tmp_path / "c")
+    assert_same_weights(weights(first.checkpoint), weights(second.checkpoint))
+    a, c = weights(first.checkpoint), weights(third.checkpoint)
+    assert not torch.equal(a["layers.0.weight"], c["layers.0.weight"])
+
+
+class StopAtFirstLog(Recorder):
+    """Sends this process SIGINT when the first scalars arrive, as Ctrl-C would."""
+
+    def scalars(self, step: int, values: dict) -> None:
+        super().scalars(step, values)
+        if len(self.logged) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_a_run_stopped_by_a_signal_resumes_to_the_same_weights(tmp_path):
+    config = tiny(total_games=500, eval_every=200, log_every=150)
+    straight = train(config, tmp_path / "straight")
+    stopped = train(config, tmp_path / "stopped", StopAtFirstLog())
+    assert stopped.status == "interrupted" and 150 <= stopped.games < 500
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    recorder = Recorder()
+    resumed = train(config, tmp_path / "stopped", recorder)
+    assert resumed.status == "finished"
+    assert recorder.resumed_at == stopped.games
+    assert resumed.games == straight.games and resumed.turns == straight.turns
+    assert_same_weights(weights(straight.checkpoint), weights(resumed.checkpoint))
+    assert resumed.evaluation == straight.evaluation
+    history = (tmp_path / "stopped" / "evaluations.jsonl").read_text()
+    assert history == (tmp_path / "straight" / "evaluations.jsonl").read_text()
+
+
+def test_a_finished_run_reports_itself_complete_and_trains_further_when_asked(tmp_path):
+    train(tiny(), tmp_path / "run")
+    again = train(tiny(), tmp_path / "run")
+    assert again.status == "complete"
+    further = train(tiny(total_games=400), tmp_path / "run")
+    assert further.status == "finished" and further.games >= 400
+
+
+def test_resuming_with_settings_that_change_the_learning_is_refused(tmp_path):
+    train(tiny(), tmp_path / "run")
+    with pytest.raises(ConfigError, match="agent.hidden: 80 in the checkpoint, 40 now"):
+        train(tiny(agent=replace(tiny().agent, hidden=40)), tmp_path / "run")
+    with pytest.raises(ConfigError, match="rules.both_mothers_draw"):
+        rules = dict(tiny().rules, both_mothers_draw=False)
+        train(tiny(rules=rules), tmp_path / "run")
+
+
+def test_a_corrupt_checkpoint_in_the_run_directory_is_a_clear_error(tmp_path):
+    last = tmp_path / "run" / "checkpoints" / "last.pt"
+    last.parent.mkdir(parents=True)
+    last.write_bytes(b"PK\x03\x04 and then nothing useful")
+    with pytest.raises(ValueError, match="last.pt"):
+        train(tiny(), tmp_path / "run")
+    assert last.read_bytes() == b"PK\x03\x04 and then nothing useful"  # left for the user
+
+
+def test_a_diverging_run_stops_and_keeps_the_last_good_checkpoint(tmp_path, monkeypatch):
+    import agents.training as training
+
+    run = tmp_path / "run"
+    train(tiny(total_games=200, checkpoint_every=100), run)
+    good = (run / "checkpoints" / "last.pt").read_bytes()
+    real_step = training.td_step
+    steps = []
+
+    def poisoned_step(network, optimizer, features, targets):
+        steps.append(1)
+        if len(steps) > 3:
+            with torch.no_grad():
+                network.layers[0].weight[0, 0] = float("nan")
+            return float("nan"), float("nan")
+        return real_step(network, optimizer, features, targets)
+
+    monkeypatch.setattr(training, "td_step", poisoned_step)
+    with pytest.raises(TrainingDiverged, match="diverged after .* games .*kept at"):
+        train(tiny(total_games=600, checkpoint_every=100), run)
+    assert (run / "checkpoints" / "last.pt").read_bytes() == good
+
+
+@pytest.mark.parametrize(
+    ("change", "names"),
+    [
+        (dict(total_games=0), "total_games"),
+        (dict(parallel_games=-3), "parallel_games"),
+        (dict(eval_games=7), "eval_games"),
+        (dict(seed=-1), "seed"),
+        (dict(threads=0), "threads"),
+        (dict(eval_opponents=["nobody"]), "eval_opponents: unknown player 'nobody'"),
+        (dict(rules={"both_mothers_draw": "maybe"}), "rules: rule flag"),
+        (dict(device="cuda:7"), "device"),
+        (dict(learner=LearnerConfig(td_lambda=1.5)), "learner.td_lambda"),
+        (dict(learner=LearnerConfig(lr=0.0)), "learner.lr"),
+        (dict(learner=LearnerConfig(lr_schedule="warp")), "learner.lr_schedule"),
+        (dict(learner=LearnerConfig(batch_size=512, round_samples=100)), "round_samples"),
+        (dict(learner=LearnerConfig(optimizer="rmsprop")), "learner.optimizer"),
+        (dict(learner=LearnerConfig(exploration=2.0)), "learner.exploration"),
+    ],
+)
+def test_every_bad_setting_is_named(change, names):
+    with pytest.raises(ConfigError, match=names):
+        check_config(tiny(**change))
+
+
+@pytest.mark.parametrize(
+    ("agent", "names"),
+    [
+        (dict(hidden=0), "hidden"),
+        (dict(hidden=[80, "x"]), "hidden"),
+        (dict(encoding="morse"), "encoding"),
+        (dict(activation="gelu"), "activation"),
+        (dict(init="zeros"), "agent.init"),
+    ],
+)
+def test_every_bad_network_setting_is_named(agent, names):
+    with pytest.raises(ConfigError, match=names):
+        check_config(tiny(agent=replace(tiny().agent, **agent)))
+
+
+class RecordingVectorEnv(gymnasium.vector.VectorWrapper):
+    """Keeps every game's rolls and the turns on which games ended."""
+
+    def __init__(self, env) -> None:
+        super().__init__(env)
+        self.dice: list[np.ndarray] = []
+        self.ended: list[np.ndarray] = []
+
+    def reset(self, **kwargs):
+        observations, infos = self.env.reset(**kwargs)
+        self.dice.append(observations["dice"].copy())
+        return observations, infos
+
+    def step(self, actions):
+        observations, rewards, terminated, truncated, infos = self.env.step(actions)
+        self.ended.append(terminated | truncated)
+        self.dice.append(observations["dice"].copy())
+        return observations, rewards, terminated, truncated, infos
+
+
+def plain_game(evaluator, rolls, lam: float):
+    """One game played and turned into targets the slow, obvious way: a Python loop over
+    turns through the per-position API, the frame swap written out by hand."""
+    position = Position.initial()
+    played, values = [], []
+    points = None
+    for roll in rolls:
+        options = legal_afterstates(position, (int(roll[0]), int(roll[1])))
+        rows = np.stack([option.row for option in options])
+        predictions = evaluator.probabilities(rows, position.row[None, :], [0, len(rows)])
+        best = int(np.argmax(equity(predictions)))
+        played.append(options[best])
+        values.append(predictions[best])
+        result = outcome(options[best])
+        if result is not None:
+            points = result.winner * result.points
+            break
+        position = options[best].flip()
+    assert points is not None, "the recorded rolls ended the game"
+    targets = [None] * len(played)
+    targets[-1] = one_hot_outcomes(np.array([points]))[0]
+    for t in range(len(played) - 2, -1, -1):
+        mixed = (1 - lam) * values[t + 1] + lam * targets[t + 1]  # in the next mover's frame
+        win, win_double, draw, lose, lose_double = mixed
+        targets[t] = np.array([lose, lose_double, draw, win, win_double])  # ours
+    return played, targets
+
+
+def test_the_batched_learner_matches_a_plain_per_game_version(tmp_path, monkeypatch):
+    """With updates held back (one round only, after every game), the batched run's targets
+    are those a plain per-game learner computes for the same games and rolls."""
+    import agents.training as training
+
+    recorders = []
+    real_make_vec = gymnasium.make_vec
+
+    def recording_make_vec(*args, **kwargs):
+        recorders.append(RecordingVectorEnv(real_make_vec(*args, **kwargs)))
+        return recorders[-1]
+
+    monkeypatch.setattr(training.gym, "make_vec", recording_make_vec)
+    config = tiny(
+        total_games=24,
+        parallel_games=8,
+        learner=LearnerConfig(td_lambda=0.6, batch_size=16, round_samples=10**6),
+    )
+    result = train(config, tmp_path / "run")
+    content = read(result.checkpoint)
+    pool = content["training"]["pool"]
+    batched = {}
+    for row, target in zip(pool["rows"].numpy(), pool["targets"].numpy()):
+        batched.setdefault(row.tobytes(), []).append(target)
+    assert sum(len(v) for v in batched.values()) > 24 * 20
+
+    torch.manual_seed(config.seed)  # the weights the run started with, never updated
+    evaluator = TDNetwork(NetworkShape()).evaluator()
+    recorder = recorders[0]
+    dice, ended = np.stack(recorder.dice), np.stack(recorder.ended)
+    plain = {}
+    games = 0
+    for slot in range(config.parallel_games):
+        start = 0
+        for step in np.flatnonzero(ended[:, slot]):
+            played, targets = plain_game(evaluator, dice[start : step + 1, slot], 0.6)
+            assert len(played) == step + 1 - start
+            for afterstate, target in zip(played, targets):
+                plain.setdefault(afterstate.row.tobytes(), []).append(target)
+            start = step + 2  # the next step restarts the game, its roll comes after it
+            games += 1
+    assert games == result.games
+    assert plain.keys() == batched.keys()
+    for key in plain:
+        mine = sorted(plain[key], key=lambda t: tuple(t))
+        theirs = sorted(batched[key], key=lambda t: tuple(t))
+        np.testing.assert_allclose(np.array(mine), np.array(theirs), atol=2e-5)
+
+
+def test_swapping_twice_in_the_plain_check_is_the_identity():
+    p = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
+    np.testing.assert_array_equal(swap_sides(swap_sides(p)), p)
