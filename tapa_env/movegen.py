@@ -33,7 +33,7 @@ import numba as nb
 import numpy as np
 
 from .layout import OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, check_rules
 
 # Indices into the flags array of Rules.flags().
 _PINNED_BLOCKS_BEAR_OFF = 0
@@ -480,6 +480,10 @@ def generate_afterstates(
         still in the mover's frame; ``offsets`` is ``int64`` of shape ``(B + 1,)`` and the
         afterstates of row ``i`` are ``afterstates[offsets[i]:offsets[i + 1]]``. A row whose
         mover must pass has one afterstate, itself. The order is deterministic.
+
+    Raises:
+        ValueError: rules that are not a ``Rules``, or threads that is not a non-negative
+            integer.
     """
     rows = as_rows(rows)
     dice = np.asarray(dice)
@@ -490,8 +494,8 @@ def generate_afterstates(
         raise ValueError(f"got {rows.shape[0]} positions but {dice.shape[0]} rolls")
     if dice.size and (dice.min() < 1 or dice.max() > 6):
         raise ValueError("every die must be an integer from 1 to 6")
-    flags = rules.flags()
-    threads = threads or os.cpu_count() or 1
+    flags = check_rules(rules).flags()
+    threads = check_threads(threads) or os.cpu_count() or 1
     if threads <= 1 or rows.shape[0] < 2 * threads:
         return _checked(_generate_batch(rows, dice, flags), 0)
     bounds = np.linspace(0, rows.shape[0], threads + 1).astype(np.int64)
@@ -511,6 +515,15 @@ def generate_afterstates(
     offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return afterstates, offsets
+
+
+def check_threads(threads: object) -> int:
+    """``threads`` as an int if it is a non-negative integer, else a ``ValueError``."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
+        raise ValueError(
+            f"threads must be a non-negative integer (0: one thread per core), got {threads!r}"
+        )
+    return int(threads)
 
 
 def _checked(result, start: int) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .layout import CHECKERS, OPP, OPP_COLUMNS, OWN, OWN_COLUMNS, PIN, as_rows
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, check_rules
 
 
 class Outcome(NamedTuple):
@@ -32,7 +32,11 @@ def outcomes(rows: np.ndarray, rules: Rules = DEFAULT_RULES) -> tuple[np.ndarray
         ``(finished, value)``: ``finished`` is ``bool`` ``(B,)``; ``value`` is ``int8`` ``(B,)``,
         the points won from the row's frame: ``+1``/``+2`` won, ``-1``/``-2`` lost, ``0`` a
         draw or a game that goes on.
+
+    Raises:
+        ValueError: rules that are not a ``Rules``.
     """
+    check_rules(rules)
     rows = as_rows(rows)
     own_on_board = rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64)
     opp_on_board = rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64)
