@@ -469,8 +469,9 @@ def generate_afterstates(
     """Every distinct legal afterstate of a batch of positions, in one compiled call.
 
     Args:
-        rows: ``(B, ROW_WIDTH)`` position rows, each in the frame of its side to move.
-        dice: ``(B, 2)`` integers 1-6, the roll of each row.
+        rows: ``(B, ROW_WIDTH)`` position rows, each in the frame of its side to move; a
+            single row ``(ROW_WIDTH,)`` is a batch of one.
+        dice: ``(B, 2)`` integers 1-6, the roll of each row (one row: ``(2,)`` too).
         rules: the rule choices (:class:`tapa_env.rules.Rules`).
         threads: split the batch over this many threads (the kernel releases the GIL);
             ``0`` means one per core.
@@ -482,18 +483,12 @@ def generate_afterstates(
         mover must pass has one afterstate, itself. The order is deterministic.
 
     Raises:
-        ValueError: rules that are not a ``Rules``, or threads that is not a non-negative
-            integer.
+        ValueError: dice of another shape or outside 1-6, rules that are not a ``Rules``,
+            or threads that is not a non-negative integer.
     """
+    single = np.ndim(rows) == 1
     rows = as_rows(rows)
-    dice = np.asarray(dice)
-    if dice.size and not np.issubdtype(dice.dtype, np.integer):
-        raise ValueError(f"dice must be integers 1-6, got an array of {dice.dtype}")
-    dice = np.ascontiguousarray(dice, dtype=np.int64).reshape(-1, 2)
-    if dice.shape[0] != rows.shape[0]:
-        raise ValueError(f"got {rows.shape[0]} positions but {dice.shape[0]} rolls")
-    if dice.size and (dice.min() < 1 or dice.max() > 6):
-        raise ValueError("every die must be an integer from 1 to 6")
+    dice = _check_dice(dice, rows.shape[0], single)
     flags = check_rules(rules).flags()
     threads = check_threads(threads) or os.cpu_count() or 1
     if threads <= 1 or rows.shape[0] < 2 * threads:
@@ -515,6 +510,29 @@ def generate_afterstates(
     offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return afterstates, offsets
+
+
+def _check_dice(dice: np.ndarray, batch: int, single: bool) -> np.ndarray:
+    """``dice`` as a C-contiguous ``int64`` array ``(batch, 2)``, or a ``ValueError``.
+
+    Only ``(batch, 2)`` is read as one roll per row (and ``(2,)`` for a ``single`` row): a
+    transposed ``(2, batch)`` or a flat array would pair rows with the wrong rolls.
+    """
+    dice = np.asarray(dice)
+    if single and dice.shape == (2,):
+        dice = dice[None, :]
+    if dice.shape != (batch, 2):
+        hint = "; they look transposed: pass dice.T" if dice.shape == (2, batch) else ""
+        raise ValueError(
+            f"dice must have shape (B, 2), one roll per position row: ({batch}, 2) for "
+            f"{batch} rows, got {dice.shape}{hint}"
+        )
+    if dice.size and not np.issubdtype(dice.dtype, np.integer):
+        raise ValueError(f"dice must be integers 1-6, got an array of {dice.dtype}")
+    dice = np.ascontiguousarray(dice, dtype=np.int64)
+    if dice.size and (dice.min() < 1 or dice.max() > 6):
+        raise ValueError("every die must be an integer from 1 to 6")
+    return dice
 
 
 def check_threads(threads: object) -> int:

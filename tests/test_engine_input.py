@@ -1,8 +1,12 @@
-"""The batched API checks its arguments: ``rules`` must be a ``Rules``, ``threads`` a
+"""The batched API checks what it is given: dice, rules and threads.
+
+Dice must be one roll per row, ``(B, 2)``. ``rules`` must be a ``Rules``, ``threads`` a
 non-negative integer.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -36,6 +40,53 @@ def sample():
     rows, dice = record.positions[:3000], record.dice[:3000]
     afterstates, offsets = generate_afterstates(rows, dice)
     return rows, dice, afterstates, offsets
+
+
+# --- dice -----------------------------------------------------------------------------------
+
+
+def test_dice_of_shape_b_by_2_pair_each_row_with_its_roll(sample):
+    rows, dice, afterstates, offsets = sample
+    for i in (0, 17, len(rows) - 1):
+        alone, _ = generate_afterstates(rows[i : i + 1], dice[i : i + 1])
+        np.testing.assert_array_equal(alone, afterstates[offsets[i] : offsets[i + 1]])
+
+
+def test_a_single_row_takes_a_single_roll():
+    row = initial_rows(1)[0]
+    single, _ = generate_afterstates(row, (6, 5))
+    batch, _ = generate_afterstates(row[None, :], np.array([[6, 5]]))
+    np.testing.assert_array_equal(single, batch)
+
+
+def test_transposed_dice_are_refused_with_a_hint():
+    rows = initial_rows(3)
+    dice = np.array([[6, 5], [1, 2], [3, 3]])
+    with pytest.raises(ValueError, match=r"\(3, 2\).*got \(2, 3\).*transposed"):
+        generate_afterstates(rows, dice.T)
+
+
+@pytest.mark.parametrize(
+    ("batch", "shape"),
+    [(4, (8,)), (2, (2, 2, 2)), (4, (4,)), (4, (4, 1)), (4, (4, 3)), (4, (3, 2)), (1, (2, 1))],
+)
+def test_dice_of_any_other_shape_are_refused(batch, shape):
+    dice = np.full(shape, 3)
+    with pytest.raises(
+        ValueError, match=r"dice must have shape \(B, 2\).*got " + re.escape(str(shape))
+    ):
+        generate_afterstates(initial_rows(batch), dice)
+
+
+def test_a_flat_roll_is_refused_for_a_batch_of_one():
+    with pytest.raises(ValueError, match="dice must have shape"):
+        generate_afterstates(initial_rows(1), np.array([6, 5]))
+
+
+@pytest.mark.parametrize("dice", [[[0, 3]], [[7, 1]], [[1.0, 2.0]]])
+def test_dice_outside_1_to_6_or_not_integers_are_refused(dice):
+    with pytest.raises(ValueError, match="1-6|1 to 6"):
+        generate_afterstates(initial_rows(1), np.array(dice))
 
 
 # --- rules and threads ----------------------------------------------------------------------
