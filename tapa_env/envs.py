@@ -202,7 +202,7 @@ class TapaEnv(gym.Env):
 
     def _observation(self) -> dict:
         return {
-            "position": self.encoding.encode(self._games.rows)[0],
+            "position": self.encoding.encode(self._games.rows, check=False)[0],
             "dice": self._games.dice[0].copy(),
         }
 
@@ -213,7 +213,7 @@ class TapaEnv(gym.Env):
         mask = np.zeros(MAX_AFTERSTATES, dtype=bool)
         mask[: len(rows)] = True
         return {
-            "afterstates": self.encoding.encode(rows),
+            "afterstates": self.encoding.encode(rows, check=False),
             "afterstate_rows": rows,
             "action_mask": mask,
             "to_move": int(games.to_move[0]),
@@ -265,7 +265,7 @@ class Afterstates:
     @cached_property
     def encoded(self) -> np.ndarray:
         """``(M, size)`` float32: the encoded afterstates, in the order of ``rows``."""
-        return self.encoding.encode(self.rows, out=self._out)
+        return self.encoding.encode(self.rows, out=self._out, check=False)
 
     def game(self, index: int) -> np.ndarray:
         """The encoded afterstates of game ``index``: ``(counts[index], size)`` float32."""
@@ -383,7 +383,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
 
     def _observations(self) -> dict:
         return {
-            "position": self.encoding.encode(self._games.rows),
+            "position": self.encoding.encode(self._games.rows, check=False),
             "dice": self._games.dice.copy(),
         }
 

@@ -87,12 +87,12 @@ class Games:
         get none), for their current rolls, in one engine call."""
         if which is None:
             self.afterstates, self.offsets = generate_afterstates(
-                self.rows, self.dice, rules=self.rules, threads=self.threads
+                self.rows, self.dice, rules=self.rules, threads=self.threads, check=False
             )
             return
         which = np.unique(_indices(which))  # in game order, so that the offsets line up
         self.afterstates, offsets = generate_afterstates(
-            self.rows[which], self.dice[which], rules=self.rules, threads=self.threads
+            self.rows[which], self.dice[which], rules=self.rules, threads=self.threads, check=False
         )
         counts = np.zeros(self.count, dtype=np.int64)
         counts[which] = np.diff(offsets)
@@ -130,7 +130,7 @@ class Games:
         choices = np.asarray(choices, dtype=np.int64)
         self.check_choices(choices, which)
         chosen = self.afterstates[self.offsets[which] + choices]
-        finished, points = outcomes(chosen, rules=self.rules)
+        finished, points = outcomes(chosen, rules=self.rules, check=False)
         self.rows[which] = flip(chosen)
         self.turns[which] += 1
         self.to_move[which] ^= 1

@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from .layout import OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
+from .position import check_rows
 from .rules import DEFAULT_RULES, Rules, check_rules
 
 # Indices into the flags array of Rules.flags().
@@ -465,6 +466,8 @@ def generate_afterstates(
     dice: np.ndarray,
     rules: Rules = DEFAULT_RULES,
     threads: int = 1,
+    *,
+    check: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal afterstate of a batch of positions, in one compiled call.
 
@@ -475,6 +478,10 @@ def generate_afterstates(
         rules: the rule choices (:class:`tapa_env.rules.Rules`).
         threads: split the batch over this many threads (the kernel releases the GIL);
             ``0`` means one per core.
+        check: check that every row is a position first
+            (:func:`tapa_env.position.check_rows`: integer values that fit, counts, pins).
+            ``False`` skips that, for rows the engine produced itself; the engine's output
+            on rows that are not positions is then undefined.
 
     Returns:
         ``(afterstates, offsets)``: ``afterstates`` is ``int8`` of shape ``(N, ROW_WIDTH)``,
@@ -484,10 +491,11 @@ def generate_afterstates(
 
     Raises:
         ValueError: dice of another shape or outside 1-6, rules that are not a ``Rules``,
-            or threads that is not a non-negative integer.
+            threads that is not a non-negative integer, or (:class:`PositionError`) a row that
+            is not a position, named by its index.
     """
     single = np.ndim(rows) == 1
-    rows = as_rows(rows)
+    rows = check_rows(rows) if check else as_rows(rows)
     dice = _check_dice(dice, rows.shape[0], single)
     flags = check_rules(rules).flags()
     threads = check_threads(threads) or os.cpu_count() or 1
