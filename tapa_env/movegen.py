@@ -27,6 +27,7 @@ How a turn is searched:
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
@@ -494,6 +495,8 @@ def generate_afterstates(
             threads that is not a non-negative integer, or (:class:`PositionError`) a row that
             is not a position, named by its index.
     """
+    if not _compile_noticed:
+        _notice_first_compile()
     single = np.ndim(rows) == 1
     rows = check_rows(rows) if check else as_rows(rows)
     dice = _check_dice(dice, rows.shape[0], single)
@@ -550,6 +553,34 @@ def check_threads(threads: object) -> int:
             f"threads must be a non-negative integer (0: one thread per core), got {threads!r}"
         )
     return int(threads)
+
+
+_COMPILE_NOTICE = (
+    "tapa_env: compiling the rules engine once (up to about 20 s); "
+    "later runs load it from numba's cache"
+)
+_compile_noticed = False
+
+
+def _notice_first_compile() -> None:
+    """On the first call, say on stderr that the engine compiles when numba's cache lacks it."""
+    global _compile_noticed
+    _compile_noticed = True
+    if not _in_numba_cache(_generate_batch):
+        print(_COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+
+def _in_numba_cache(kernel) -> bool:
+    """Whether numba's on-disk cache holds ``kernel`` compiled from its current source.
+
+    Reads the cache index where numba itself looks (it is empty when missing, stale or
+    written by another numba version). Where numba's caching internals differ, answers
+    ``True``: better to stay quiet than to announce a compile that does not happen.
+    """
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # numba internals, not a public API: any failure means "cannot tell"
+        return True
 
 
 def _checked(result, start: int) -> tuple[np.ndarray, np.ndarray]:

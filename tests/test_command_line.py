@@ -1,0 +1,57 @@
+"""The project run as programs, in subprocesses: the first-compile notice."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTICE = "tapa_env: compiling the rules engine once"
+
+
+def environment(**extra: str) -> dict[str, str]:
+    """This process's environment, importing this checkout's packages first."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env.update(extra)
+    return env
+
+
+def python(*args: str, **extra_env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=environment(**extra_env),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+# --- the first compile is announced once ----------------------------------------------------
+
+PLAY = (
+    "import numpy as np, tapa_env; "
+    "print(len(tapa_env.generate_afterstates(tapa_env.initial_rows(1), np.array([[6, 5]]))[0]))"
+)
+
+
+def test_the_first_compile_is_announced_on_stderr_and_later_runs_are_quiet(tmp_path):
+    cache = str(tmp_path / "numba-cache")
+    imported = python("-c", "import tapa_env", NUMBA_CACHE_DIR=cache)
+    assert imported.returncode == 0, imported.stderr
+    assert NOTICE not in imported.stderr  # importing compiles nothing
+
+    first = python("-c", PLAY, NUMBA_CACHE_DIR=cache)
+    assert first.returncode == 0, first.stderr
+    notices = [line for line in first.stderr.splitlines() if NOTICE in line]
+    assert len(notices) == 1, first.stderr
+    assert "numba's cache" in notices[0]
+    assert NOTICE not in first.stdout and first.stdout.split() == ["2"]
+
+    second = python("-c", PLAY, NUMBA_CACHE_DIR=cache)
+    assert second.returncode == 0, second.stderr
+    assert NOTICE not in second.stderr
+    assert second.stdout.split() == ["2"]
