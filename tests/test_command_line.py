@@ -1,4 +1,6 @@
-"""The project run as programs, in subprocesses: the first-compile notice."""
+"""The project run as programs, in subprocesses: the first-compile notice and
+``python -m tapa_env`` into a closed pipe.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTICE = "tapa_env: compiling the rules engine once"
@@ -55,3 +59,34 @@ def test_the_first_compile_is_announced_on_stderr_and_later_runs_are_quiet(tmp_p
     assert second.returncode == 0, second.stderr
     assert NOTICE not in second.stderr
     assert second.stdout.split() == ["2"]
+
+
+# --- python -m tapa_env into a closed pipe ---------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--boards"], []], ids=["boards", "moves"])
+def test_a_closed_stdout_ends_the_game_quietly(args):
+    """As ``python -m tapa_env --boards | head`` does once ``head`` has had its lines."""
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: every write to stdout fails with a broken pipe
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "tapa_env", *args],
+            cwd=ROOT,
+            env=environment(),
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert result.stderr == ""
+    assert result.returncode == 1
+
+
+def test_the_game_prints_in_full_to_an_open_pipe():
+    result = python("-m", "tapa_env", "--seed", "3")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Tapa: O and X play random legal moves.")
+    assert "wins" in result.stdout or "draw" in result.stdout or "No result" in result.stdout
