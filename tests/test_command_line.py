@@ -1,5 +1,5 @@
-"""The project run as programs, in subprocesses: the first-compile notice and
-``python -m tapa_env`` into a closed pipe.
+"""The project run as programs, in subprocesses: the first-compile notice, ``python -m tapa_env``
+into a closed pipe, and the benchmarks' checks of their options.
 """
 
 from __future__ import annotations
@@ -90,3 +90,26 @@ def test_the_game_prints_in_full_to_an_open_pipe():
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Tapa: O and X play random legal moves.")
     assert "wins" in result.stdout or "draw" in result.stdout or "No result" in result.stdout
+
+
+# --- the benchmarks refuse options that make no sense --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bench", "option", "value", "message"),
+    [
+        ("movegen", "--pool", "-5", "must be a positive integer, got -5"),
+        ("movegen", "--pool", "0", "must be a positive integer, got 0"),
+        ("movegen", "--repeats", "0", "must be a positive integer, got 0"),
+        ("movegen", "--repeats", "two", "expected a positive integer, got 'two'"),
+        ("env", "--turns", "-1", "must be a positive integer, got -1"),
+        ("arena", "--games", "0", "must be a positive integer, got 0"),
+        ("arena", "--games", "7", "must be even"),
+        ("arena", "--repeats", "-3", "must be a positive integer, got -3"),
+    ],
+)
+def test_benchmarks_refuse_non_positive_numbers(bench, option, value, message):
+    result = python(str(Path("bench") / f"{bench}.py"), f"{option}={value}")
+    assert result.returncode == 2
+    assert f"argument {option}: {message}" in result.stderr
+    assert "Traceback" not in result.stderr
