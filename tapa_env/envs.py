@@ -13,7 +13,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+from gymnasium import error, spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -71,6 +71,16 @@ def _check_max_turns(max_turns: int) -> int:
     if max_turns < 1:
         raise ValueError(f"max_turns must be a positive integer, got {max_turns}")
     return int(max_turns)
+
+
+class ResetNeededError(error.ResetNeeded, ValueError):
+    """``step()`` before the first ``reset()``: Gymnasium's ``ResetNeeded``, also a ValueError."""
+
+
+def _reset_needed() -> ResetNeededError:
+    return ResetNeededError(
+        "Cannot call step() before reset(): there is no game yet; call reset() first"
+    )
 
 
 def _action(action: Any, legal: int, game: str = "") -> int:
@@ -134,6 +144,7 @@ class TapaEnv(gym.Env):
         self.action_space = TurnActions(MAX_AFTERSTATES)
         self._games = Games(1, rules=rules)
         self._all = np.zeros(1, dtype=np.int64)
+        self._started = False
 
     @property
     def position(self) -> Position:
@@ -149,6 +160,7 @@ class TapaEnv(gym.Env):
         super().reset(seed=seed)
         self._games.start(self._all, self.np_random)
         self._games.generate()
+        self._started = True
         self._finished = False
         if self.opponent is not None:
             self._opponent_turns()  # the opponent may have the first turn (R2)
@@ -156,6 +168,8 @@ class TapaEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action: Any):
+        if not self._started:
+            raise _reset_needed()
         if self._finished:
             raise RuntimeError("the game is over: call reset() before step()")
         choice = _action(action, int(self._games.counts[0]))
@@ -345,6 +359,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self._everyone = np.arange(self.num_envs)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
         self.copy = copy
+        self._started = False
         self._buffers: list[np.ndarray] = [np.empty((0, self.encoding.size), np.float32)] * 2
         self._steps = 0
 
@@ -353,9 +368,12 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self._games.start(self._everyone, self.np_random)
         self._games.generate()
         self._needs_reset[:] = False
+        self._started = True
         return self._observations(), self._infos()
 
     def step(self, actions: Any):
+        if not self._started:
+            raise _reset_needed()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             counts = self._games.counts

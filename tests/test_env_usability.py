@@ -1,10 +1,12 @@
-"""What the README promises of the environments: ``TapaEnv`` and ``TapaVectorEnv``
-import from ``tapa_env``.
+"""What the README promises of the environments: ``TapaEnv`` and ``TapaVectorEnv`` import
+from ``tapa_env``, and stepping before ``reset()`` says so in both envs.
 """
 
 from __future__ import annotations
 
 import gymnasium
+import numpy as np
+import pytest
 
 import tapa_env
 
@@ -27,3 +29,23 @@ def test_the_readme_opponent_example_runs():
     env = tapa_env.TapaEnv(opponent=FirstChoice())
     _, info = env.reset(seed=0)
     assert info["to_move"] == 0
+
+
+# --- stepping before reset ----------------------------------------------------------------
+
+
+def test_the_vector_env_says_it_needs_a_reset():
+    env = gymnasium.make_vec("Tapa-v0", num_envs=4)
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"reset\(\)") as error:
+        env.step(np.zeros(4, dtype=np.int64))
+    assert isinstance(error.value, ValueError)
+    assert "not legal" not in str(error.value)
+    env.reset(seed=0)
+    env.step(np.zeros(4, dtype=np.int64))
+
+
+def test_the_single_env_says_it_needs_a_reset_with_or_without_gymnasium_wrappers():
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"reset\(\)"):
+        gymnasium.make("Tapa-v0").step(0)
+    with pytest.raises(gymnasium.error.ResetNeeded, match=r"reset\(\)"):
+        tapa_env.TapaEnv().step(0)
