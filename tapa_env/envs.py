@@ -110,8 +110,8 @@ class TapaEnv(gym.Env):
             turn, and the reward is from the agent's side.
         max_turns: turns (of both sides) after which a game is truncated.
         rules: the rule choices (:class:`tapa_env.Rules`).
-        render_mode: ``"ansi"`` (``render()`` returns the board as text) or ``"human"``
-            (prints it).
+        render_mode: ``"ansi"``, the default: ``render()`` returns the board as text;
+            ``"human"``: ``render()`` and every step print it; ``None``: no rendering.
 
     ``info`` carries ``afterstates`` (the encoded afterstates of this turn, float32
     ``(n, size)``), ``afterstate_rows`` (their int8 rows), ``action_mask`` (bool ``(K,)``:
@@ -126,7 +126,7 @@ class TapaEnv(gym.Env):
         opponent: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         rules: Rules = DEFAULT_RULES,
-        render_mode: str | None = None,
+        render_mode: str | None = "ansi",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -318,6 +318,9 @@ class TapaVectorEnv(gym.vector.VectorEnv):
     ``legal_counts`` (afterstates per game), ``to_move`` (int8: the player to move in each
     game) and ``turn``.
 
+    ``render()`` returns each game's board as text (``render_mode="ansi"``, the default;
+    ``None`` turns it off).
+
     With ``copy=False`` (as Gymnasium's vector envs offer), ``afterstates.encoded`` is
     written into one of two buffers that the env reuses in turn: it stays valid through the
     next step and is overwritten by the one after. That saves allocating tens of megabytes
@@ -338,7 +341,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         rules: Rules = DEFAULT_RULES,
         threads: int = 1,
         copy: bool = True,
-        render_mode: str | None = None,
+        render_mode: str | None = "ansi",
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
