@@ -38,6 +38,7 @@ from tapa_env.encoding import (
     get_encoding,
 )
 from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
+from tapa_env.position import check_rows
 
 from .equity import OUTCOMES, equity
 
@@ -333,6 +334,8 @@ class Evaluator:
         rows: np.ndarray,
         positions: np.ndarray | None = None,
         offsets: np.ndarray | None = None,
+        *,
+        check: bool = True,
     ) -> np.ndarray:
         """``(M, 5)`` float32 outcome probabilities of each row, from its mover's side.
 
@@ -341,13 +344,15 @@ class Evaluator:
             positions, offsets: optional, for afterstates: ``rows[offsets[g]:offsets[g+1]]``
                 are the afterstates of ``positions[g]`` (``(N, ROW_WIDTH)``, ``(N + 1,)``),
                 which makes the first layer cheaper (only what a play changed is added).
+            check: check that every row is a position (a ``PositionError`` names the first
+                bad one); ``False`` skips it for rows the engine produced itself.
         """
-        rows = as_rows(rows)
+        rows = check_rows(rows) if check else as_rows(rows)
         if positions is None:
             positions = np.zeros((rows.shape[0], rows.shape[1]), dtype=np.int8)
             offsets = np.arange(rows.shape[0] + 1, dtype=np.int64)
         else:
-            positions = as_rows(positions)
+            positions = check_rows(positions) if check else as_rows(positions)
             offsets = np.ascontiguousarray(offsets, dtype=np.int64)
             if offsets.shape != (positions.shape[0] + 1,) or offsets[-1] != rows.shape[0]:
                 raise ValueError(
@@ -401,6 +406,8 @@ class Evaluator:
         with ThreadPoolExecutor(self.threads) as pool:
             list(pool.map(run, bounds[:-1], bounds[1:]))
 
-    def equities(self, rows: np.ndarray, positions=None, offsets=None) -> np.ndarray:
+    def equities(
+        self, rows: np.ndarray, positions=None, offsets=None, *, check: bool = True
+    ) -> np.ndarray:
         """``(M,)`` float32 expected points of each row, from its mover's side."""
-        return equity(self.probabilities(rows, positions, offsets))
+        return equity(self.probabilities(rows, positions, offsets, check=check))

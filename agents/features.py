@@ -233,7 +233,7 @@ def afterstate_features(rows: np.ndarray, rules: Rules = DEFAULT_RULES) -> np.nd
     out = np.zeros((rows.shape[0], len(FEATURES)), dtype=np.float32)
     if rows.shape[0]:
         _board_features(rows, out)
-        out[:, _RESULT] = outcomes(rows, rules=rules)[1]
+        out[:, _RESULT] = outcomes(rows, rules=rules, check=False)[1]
     return out
 
 

@@ -358,7 +358,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
             # Play: value every afterstate of every game at once; each game plays its best.
             afterstates = infos["afterstates"]
             values = evaluator.probabilities(
-                afterstates.rows, afterstates.positions, afterstates.offsets
+                afterstates.rows, afterstates.positions, afterstates.offsets, check=False
             )
             choices = choose(values, afterstates.offsets, learner.exploration, run.rng)
 
@@ -394,7 +394,8 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 for group in run.optimizer.param_groups:
                     group["lr"] = rate
                 for rows, targets in batches:
-                    features = torch.from_numpy(run.encoding.encode(rows)).to(run.device)
+                    features = run.encoding.encode(rows, check=False)
+                    features = torch.from_numpy(features).to(run.device)
                     targets = torch.from_numpy(targets).to(run.device)
                     loss, error = td_step(run.network, run.optimizer, features, targets)
                     window.loss += loss

@@ -13,10 +13,33 @@ import time
 from agents import load_player, play_games
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a positive integer, or an error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
+def positive_even_int(text: str) -> int:
+    """An argparse type: a positive even integer (duplicate dice play games in pairs)."""
+    value = positive_int(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"must be even (duplicate dice play games in pairs), got {value}"
+        )
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games to play (even)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs; the best is kept")
+    parser.add_argument(
+        "--games", type=positive_even_int, default=4000, help="games to play (even)"
+    )
+    parser.add_argument("--repeats", type=positive_int, default=3, help="runs; the best is kept")
     args = parser.parse_args()
 
     players = (load_player("offensive"), load_player("defensive"))

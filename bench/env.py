@@ -20,6 +20,17 @@ import gymnasium as gym
 import tapa_env  # noqa: F401  (registers Tapa-v0)
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a positive integer, or an error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
 def turns_per_second(
     num_envs: int, turns: int, encode: bool, copy: bool = False, seed: int = 0
 ) -> tuple[float, float]:
@@ -42,7 +53,9 @@ def turns_per_second(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=40_000, help="turns timed per setting")
+    parser.add_argument(
+        "--turns", type=positive_int, default=40_000, help="turns timed per setting"
+    )
     args = parser.parse_args()
 
     rate = 0.0

@@ -18,6 +18,17 @@ from tapa_env import generate_afterstates
 from tapa_env.selfplay import random_self_play
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a positive integer, or an error naming the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
+    return value
+
+
 def build_pool(size: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``size`` (position, roll) pairs from random self-play, enough games to fill it."""
     games = max(1, size // 50)
@@ -45,8 +56,8 @@ def best_rate(rows: np.ndarray, dice: np.ndarray, batch: int, repeats: int) -> t
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pool", type=int, default=20_000, help="(position, roll) pairs")
-    parser.add_argument("--repeats", type=int, default=5, help="passes; the best is kept")
+    parser.add_argument("--pool", type=positive_int, default=20_000, help="(position, roll) pairs")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="passes; the best is kept")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 

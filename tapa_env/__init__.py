@@ -3,6 +3,7 @@
 Positions are always seen from the side to move (docs/rules.md, "Board and frame").
 """
 
+from .envs import TapaEnv, TapaVectorEnv
 from .game import legal_afterstates, outcome
 from .layout import ROW_WIDTH, flip, initial_rows
 from .movegen import generate_afterstates
@@ -20,6 +21,8 @@ __all__ = [
     "Position",
     "PositionError",
     "Rules",
+    "TapaEnv",
+    "TapaVectorEnv",
     "flip",
     "generate_afterstates",
     "initial_rows",

@@ -6,6 +6,8 @@ python -m tapa_env [--seed N] [--boards]
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 import numpy as np
 
@@ -68,5 +70,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def run(argv: list[str] | None = None) -> int:
+    """:func:`main`, ending quietly when the reader of stdout goes away (``| head``)."""
+    try:
+        status = main(argv)
+        sys.stdout.flush()  # a broken pipe shows here, not in the interpreter's exit
+        return status
+    except BrokenPipeError:
+        # Point stdout at devnull so that the exit's flush of what is left fails no more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run())

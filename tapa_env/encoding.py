@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 
 from .layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
+from .position import check_rows
 
 # Column layout of the raw features; an evaluator that folds them into tables reads these.
 UNITS = 4
@@ -160,9 +161,16 @@ class Encoding:
     size: int
     description: str
 
-    def encode(self, rows: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """Encode ``(B, ROW_WIDTH)`` rows as a ``(B, size)`` float32 array (into ``out``)."""
-        rows = as_rows(rows)
+    def encode(
+        self, rows: np.ndarray, out: np.ndarray | None = None, *, check: bool = True
+    ) -> np.ndarray:
+        """Encode ``(B, ROW_WIDTH)`` rows as a ``(B, size)`` float32 array (into ``out``).
+
+        ``check`` first checks that every row is a position
+        (:func:`tapa_env.position.check_rows`, a ``PositionError`` naming the first bad row);
+        ``False`` skips that, for rows the engine produced itself.
+        """
+        rows = check_rows(rows) if check else as_rows(rows)
         if out is None:
             out = np.empty((rows.shape[0], self.size), dtype=np.float32)
         elif out.shape != (rows.shape[0], self.size) or out.dtype != np.float32:

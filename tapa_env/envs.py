@@ -13,7 +13,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
+from gymnasium import error, spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
@@ -73,6 +73,16 @@ def _check_max_turns(max_turns: int) -> int:
     return int(max_turns)
 
 
+class ResetNeededError(error.ResetNeeded, ValueError):
+    """``step()`` before the first ``reset()``: Gymnasium's ``ResetNeeded``, also a ValueError."""
+
+
+def _reset_needed() -> ResetNeededError:
+    return ResetNeededError(
+        "Cannot call step() before reset(): there is no game yet; call reset() first"
+    )
+
+
 def _action(action: Any, legal: int, game: str = "") -> int:
     """``action`` as an int, or a ``ValueError`` naming the legal range."""
     if isinstance(action, np.ndarray) and action.shape == ():
@@ -100,8 +110,8 @@ class TapaEnv(gym.Env):
             turn, and the reward is from the agent's side.
         max_turns: turns (of both sides) after which a game is truncated.
         rules: the rule choices (:class:`tapa_env.Rules`).
-        render_mode: ``"ansi"`` (``render()`` returns the board as text) or ``"human"``
-            (prints it).
+        render_mode: ``"ansi"``, the default: ``render()`` returns the board as text;
+            ``"human"``: ``render()`` and every step print it; ``None``: no rendering.
 
     ``info`` carries ``afterstates`` (the encoded afterstates of this turn, float32
     ``(n, size)``), ``afterstate_rows`` (their int8 rows), ``action_mask`` (bool ``(K,)``:
@@ -116,7 +126,7 @@ class TapaEnv(gym.Env):
         opponent: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
         rules: Rules = DEFAULT_RULES,
-        render_mode: str | None = None,
+        render_mode: str | None = "ansi",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
@@ -134,6 +144,7 @@ class TapaEnv(gym.Env):
         self.action_space = TurnActions(MAX_AFTERSTATES)
         self._games = Games(1, rules=rules)
         self._all = np.zeros(1, dtype=np.int64)
+        self._started = False
 
     @property
     def position(self) -> Position:
@@ -149,6 +160,7 @@ class TapaEnv(gym.Env):
         super().reset(seed=seed)
         self._games.start(self._all, self.np_random)
         self._games.generate()
+        self._started = True
         self._finished = False
         if self.opponent is not None:
             self._opponent_turns()  # the opponent may have the first turn (R2)
@@ -156,6 +168,8 @@ class TapaEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action: Any):
+        if not self._started:
+            raise _reset_needed()
         if self._finished:
             raise RuntimeError("the game is over: call reset() before step()")
         choice = _action(action, int(self._games.counts[0]))
@@ -202,7 +216,7 @@ class TapaEnv(gym.Env):
 
     def _observation(self) -> dict:
         return {
-            "position": self.encoding.encode(self._games.rows)[0],
+            "position": self.encoding.encode(self._games.rows, check=False)[0],
             "dice": self._games.dice[0].copy(),
         }
 
@@ -213,7 +227,7 @@ class TapaEnv(gym.Env):
         mask = np.zeros(MAX_AFTERSTATES, dtype=bool)
         mask[: len(rows)] = True
         return {
-            "afterstates": self.encoding.encode(rows),
+            "afterstates": self.encoding.encode(rows, check=False),
             "afterstate_rows": rows,
             "action_mask": mask,
             "to_move": int(games.to_move[0]),
@@ -269,7 +283,7 @@ class Afterstates:
     @cached_property
     def encoded(self) -> np.ndarray:
         """``(M, size)`` float32: the encoded afterstates, in the order of ``rows``."""
-        return self.encoding.encode(self.rows, out=self._out)
+        return self.encoding.encode(self.rows, out=self._out, check=False)
 
     def game(self, index: int) -> np.ndarray:
         """The encoded afterstates of game ``index``: ``(counts[index], size)`` float32."""
@@ -297,6 +311,20 @@ class Afterstates:
         return len(self.offsets) - 1
 
 
+class VectorInfos(dict):
+    """The ``infos`` dict of :class:`TapaVectorEnv`, a plain ``dict``, except that asking for
+    an ``"action_mask"`` the env was not made to give says how to get one."""
+
+    def __missing__(self, key: Any) -> Any:
+        if key == "action_mask":
+            raise KeyError(
+                "action_mask: make the vector env with action_masks=True, e.g. "
+                "gym.make_vec('Tapa-v0', num_envs=N, action_masks=True), for a bool (N, K) "
+                "mask in every step's infos, or call infos['afterstates'].action_mask()"
+            )
+        raise KeyError(key)
+
+
 class TapaVectorEnv(gym.vector.VectorEnv):
     """``num_envs`` games of Tapa stepped by one batched engine call, each from its mover.
 
@@ -306,7 +334,14 @@ class TapaVectorEnv(gym.vector.VectorEnv):
     ``infos`` carries ``afterstates`` (:class:`Afterstates`: the flat afterstates of all games
     with offsets, encoded on demand, with a padded view and an action mask),
     ``legal_counts`` (afterstates per game), ``to_move`` (int8: the player to move in each
-    game) and ``turn``.
+    game) and ``turn``. With ``action_masks=True`` it also carries ``action_mask``, bool
+    ``(N, K)``: row ``i`` is game ``i``'s mask, as the single env's ``info["action_mask"]``
+    (the first ``legal_counts[i]`` actions are legal). It is off by default because it is
+    ``N * K`` bytes a step (3 MB at 1,024 games, which makes a step about a fifth slower);
+    ``infos["afterstates"].action_mask()`` computes the same array when asked.
+
+    ``render()`` returns each game's board as text (``render_mode="ansi"``, the default;
+    ``None`` turns it off).
 
     With ``copy=False`` (as Gymnasium's vector envs offer), ``afterstates.encoded`` is
     written into one of two buffers that the env reuses in turn: it stays valid through the
@@ -328,7 +363,8 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         rules: Rules = DEFAULT_RULES,
         threads: int = 1,
         copy: bool = True,
-        render_mode: str | None = None,
+        render_mode: str | None = "ansi",
+        action_masks: bool = False,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -336,6 +372,8 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
+        if not isinstance(action_masks, (bool, np.bool_)):
+            raise ValueError(f"action_masks must be True or False, got {action_masks!r}")
         self.num_envs = int(num_envs)
         self.encoding = get_encoding(encoding)
         self.max_turns = _check_max_turns(max_turns)
@@ -349,6 +387,8 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self._everyone = np.arange(self.num_envs)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
         self.copy = copy
+        self.action_masks = bool(action_masks)
+        self._started = False
         self._buffers: list[np.ndarray] = [np.empty((0, self.encoding.size), np.float32)] * 2
         self._steps = 0
 
@@ -357,9 +397,12 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self._games.start(self._everyone, self.np_random)
         self._games.generate()
         self._needs_reset[:] = False
+        self._started = True
         return self._observations(), self._infos()
 
     def step(self, actions: Any):
+        if not self._started:
+            raise _reset_needed()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             counts = self._games.counts
@@ -387,25 +430,29 @@ class TapaVectorEnv(gym.vector.VectorEnv):
 
     def _observations(self) -> dict:
         return {
-            "position": self.encoding.encode(self._games.rows),
+            "position": self.encoding.encode(self._games.rows, check=False),
             "dice": self._games.dice.copy(),
         }
 
     def _infos(self) -> dict:
         games = self._games
         self.action_space.legal = games.counts
-        return {
-            "afterstates": Afterstates(
-                games.afterstates,
-                games.offsets,
-                self.encoding,
-                out=self._encoding_buffer(),
-                positions=games.rows.copy(),
-            ),
-            "legal_counts": games.counts,
-            "to_move": games.to_move.copy(),
-            "turn": games.turns.copy(),
-        }
+        afterstates = Afterstates(
+            games.afterstates,
+            games.offsets,
+            self.encoding,
+            out=self._encoding_buffer(),
+            positions=games.rows.copy(),
+        )
+        infos = VectorInfos(
+            afterstates=afterstates,
+            legal_counts=games.counts,
+            to_move=games.to_move.copy(),
+            turn=games.turns.copy(),
+        )
+        if self.action_masks:
+            infos["action_mask"] = afterstates.action_mask()
+        return infos
 
     def _encoding_buffer(self) -> np.ndarray | None:
         """With ``copy=False``, the buffer this step's encoded afterstates go into."""
@@ -458,6 +505,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         games.rows[:], games.dice[:], games.turns[:], games.to_move[:] = rows, dice, turns, to_move
         self._needs_reset = needs_reset
         self._np_random = generator
+        self._started = True
         games.generate()
         return self._infos()
 

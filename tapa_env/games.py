@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .layout import ROW_WIDTH, flip, initial_rows
-from .movegen import generate_afterstates
+from .movegen import check_threads, generate_afterstates
 from .outcome import outcomes
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, Rules, check_rules
 
 # The size K of the envs' Discrete(K) action space: more than any turn can have. A search
 # (bench/max_afterstates.py: self-play, annealing, an exhaustive check of 1-1) finds at most
@@ -37,8 +37,8 @@ class Games:
         if count < 1:
             raise ValueError(f"the number of games must be at least 1, got {count}")
         self.count = count
-        self.rules = rules
-        self.threads = threads
+        self.rules = check_rules(rules)
+        self.threads = check_threads(threads)
         self.rows = initial_rows(count)
         self.dice = np.ones((count, 2), dtype=np.int64)
         self.turns = np.zeros(count, dtype=np.int64)
@@ -87,12 +87,12 @@ class Games:
         get none), for their current rolls, in one engine call."""
         if which is None:
             self.afterstates, self.offsets = generate_afterstates(
-                self.rows, self.dice, rules=self.rules, threads=self.threads
+                self.rows, self.dice, rules=self.rules, threads=self.threads, check=False
             )
             return
         which = np.unique(_indices(which))  # in game order, so that the offsets line up
         self.afterstates, offsets = generate_afterstates(
-            self.rows[which], self.dice[which], rules=self.rules, threads=self.threads
+            self.rows[which], self.dice[which], rules=self.rules, threads=self.threads, check=False
         )
         counts = np.zeros(self.count, dtype=np.int64)
         counts[which] = np.diff(offsets)
@@ -130,7 +130,7 @@ class Games:
         choices = np.asarray(choices, dtype=np.int64)
         self.check_choices(choices, which)
         chosen = self.afterstates[self.offsets[which] + choices]
-        finished, points = outcomes(chosen, rules=self.rules)
+        finished, points = outcomes(chosen, rules=self.rules, check=False)
         self.rows[which] = flip(chosen)
         self.turns[which] += 1
         self.to_move[which] ^= 1

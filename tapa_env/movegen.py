@@ -27,13 +27,15 @@ How a turn is searched:
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
 
 from .layout import OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
-from .rules import DEFAULT_RULES, Rules
+from .position import check_rows
+from .rules import DEFAULT_RULES, Rules, check_rules
 
 # Indices into the flags array of Rules.flags().
 _PINNED_BLOCKS_BEAR_OFF = 0
@@ -465,33 +467,41 @@ def generate_afterstates(
     dice: np.ndarray,
     rules: Rules = DEFAULT_RULES,
     threads: int = 1,
+    *,
+    check: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal afterstate of a batch of positions, in one compiled call.
 
     Args:
-        rows: ``(B, ROW_WIDTH)`` position rows, each in the frame of its side to move.
-        dice: ``(B, 2)`` integers 1-6, the roll of each row.
+        rows: ``(B, ROW_WIDTH)`` position rows, each in the frame of its side to move; a
+            single row ``(ROW_WIDTH,)`` is a batch of one.
+        dice: ``(B, 2)`` integers 1-6, the roll of each row (one row: ``(2,)`` too).
         rules: the rule choices (:class:`tapa_env.rules.Rules`).
         threads: split the batch over this many threads (the kernel releases the GIL);
             ``0`` means one per core.
+        check: check that every row is a position first
+            (:func:`tapa_env.position.check_rows`: integer values that fit, counts, pins).
+            ``False`` skips that, for rows the engine produced itself; the engine's output
+            on rows that are not positions is then undefined.
 
     Returns:
         ``(afterstates, offsets)``: ``afterstates`` is ``int8`` of shape ``(N, ROW_WIDTH)``,
         still in the mover's frame; ``offsets`` is ``int64`` of shape ``(B + 1,)`` and the
         afterstates of row ``i`` are ``afterstates[offsets[i]:offsets[i + 1]]``. A row whose
         mover must pass has one afterstate, itself. The order is deterministic.
+
+    Raises:
+        ValueError: dice of another shape or outside 1-6, rules that are not a ``Rules``,
+            threads that is not a non-negative integer, or (:class:`PositionError`) a row that
+            is not a position, named by its index.
     """
-    rows = as_rows(rows)
-    dice = np.asarray(dice)
-    if dice.size and not np.issubdtype(dice.dtype, np.integer):
-        raise ValueError(f"dice must be integers 1-6, got an array of {dice.dtype}")
-    dice = np.ascontiguousarray(dice, dtype=np.int64).reshape(-1, 2)
-    if dice.shape[0] != rows.shape[0]:
-        raise ValueError(f"got {rows.shape[0]} positions but {dice.shape[0]} rolls")
-    if dice.size and (dice.min() < 1 or dice.max() > 6):
-        raise ValueError("every die must be an integer from 1 to 6")
-    flags = rules.flags()
-    threads = threads or os.cpu_count() or 1
+    if not _compile_noticed:
+        _notice_first_compile()
+    single = np.ndim(rows) == 1
+    rows = check_rows(rows) if check else as_rows(rows)
+    dice = _check_dice(dice, rows.shape[0], single)
+    flags = check_rules(rules).flags()
+    threads = check_threads(threads) or os.cpu_count() or 1
     if threads <= 1 or rows.shape[0] < 2 * threads:
         return _checked(_generate_batch(rows, dice, flags), 0)
     bounds = np.linspace(0, rows.shape[0], threads + 1).astype(np.int64)
@@ -511,6 +521,66 @@ def generate_afterstates(
     offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return afterstates, offsets
+
+
+def _check_dice(dice: np.ndarray, batch: int, single: bool) -> np.ndarray:
+    """``dice`` as a C-contiguous ``int64`` array ``(batch, 2)``, or a ``ValueError``.
+
+    Only ``(batch, 2)`` is read as one roll per row (and ``(2,)`` for a ``single`` row): a
+    transposed ``(2, batch)`` or a flat array would pair rows with the wrong rolls.
+    """
+    dice = np.asarray(dice)
+    if single and dice.shape == (2,):
+        dice = dice[None, :]
+    if dice.shape != (batch, 2):
+        hint = "; they look transposed: pass dice.T" if dice.shape == (2, batch) else ""
+        raise ValueError(
+            f"dice must have shape (B, 2), one roll per position row: ({batch}, 2) for "
+            f"{batch} rows, got {dice.shape}{hint}"
+        )
+    if dice.size and not np.issubdtype(dice.dtype, np.integer):
+        raise ValueError(f"dice must be integers 1-6, got an array of {dice.dtype}")
+    dice = np.ascontiguousarray(dice, dtype=np.int64)
+    if dice.size and (dice.min() < 1 or dice.max() > 6):
+        raise ValueError("every die must be an integer from 1 to 6")
+    return dice
+
+
+def check_threads(threads: object) -> int:
+    """``threads`` as an int if it is a non-negative integer, else a ``ValueError``."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
+        raise ValueError(
+            f"threads must be a non-negative integer (0: one thread per core), got {threads!r}"
+        )
+    return int(threads)
+
+
+_COMPILE_NOTICE = (
+    "tapa_env: compiling the rules engine once (up to about 20 s); "
+    "later runs load it from numba's cache"
+)
+_compile_noticed = False
+
+
+def _notice_first_compile() -> None:
+    """On the first call, say on stderr that the engine compiles when numba's cache lacks it."""
+    global _compile_noticed
+    _compile_noticed = True
+    if not _in_numba_cache(_generate_batch):
+        print(_COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+
+def _in_numba_cache(kernel) -> bool:
+    """Whether numba's on-disk cache holds ``kernel`` compiled from its current source.
+
+    Reads the cache index where numba itself looks (it is empty when missing, stale or
+    written by another numba version). Where numba's caching internals differ, answers
+    ``True``: better to stay quiet than to announce a compile that does not happen.
+    """
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # numba internals, not a public API: any failure means "cannot tell"
+        return True
 
 
 def _checked(result, start: int) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .layout import CHECKERS, OPP, OPP_COLUMNS, OWN, OWN_COLUMNS, PIN, as_rows
-from .rules import DEFAULT_RULES, Rules
+from .position import check_rows
+from .rules import DEFAULT_RULES, Rules, check_rules
 
 
 class Outcome(NamedTuple):
@@ -21,19 +22,29 @@ class Outcome(NamedTuple):
     points: int
 
 
-def outcomes(rows: np.ndarray, rules: Rules = DEFAULT_RULES) -> tuple[np.ndarray, np.ndarray]:
+def outcomes(
+    rows: np.ndarray, rules: Rules = DEFAULT_RULES, *, check: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """Results of a batch, each in its row's frame (an afterstate: the side that just moved).
 
     Args:
         rows: ``(B, ROW_WIDTH)`` position rows.
         rules: the rule choices (:class:`tapa_env.rules.Rules`).
+        check: check that every row is a position first
+            (:func:`tapa_env.position.check_rows`); ``False`` skips that, for rows the engine
+            produced itself.
 
     Returns:
         ``(finished, value)``: ``finished`` is ``bool`` ``(B,)``; ``value`` is ``int8`` ``(B,)``,
         the points won from the row's frame: ``+1``/``+2`` won, ``-1``/``-2`` lost, ``0`` a
         draw or a game that goes on.
+
+    Raises:
+        ValueError: rules that are not a ``Rules``, or (:class:`PositionError`) a row that is
+            not a position, named by its index.
     """
-    rows = as_rows(rows)
+    check_rules(rules)
+    rows = check_rows(rows) if check else as_rows(rows)
     own_on_board = rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64)
     opp_on_board = rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64)
     # A mother is a side's lone checker on its own starting point, pinned there (R9).

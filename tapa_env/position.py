@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from .layout import (
@@ -14,6 +15,7 @@ from .layout import (
     POINTS,
     ROW_DTYPE,
     ROW_WIDTH,
+    as_rows,
     flip,
     initial_rows,
 )
@@ -248,33 +250,126 @@ def _check_int(value: object, what: str) -> None:
 
 def _check_row(row: np.ndarray) -> None:
     """Raise ``PositionError`` naming the first way ``row`` cannot be a position."""
+    problem = _row_problem(row)
+    if problem is not None:
+        raise PositionError(problem)
+    if not row[OWN : OWN + POINTS].any() and not row[OPP : OPP + POINTS].any():
+        raise PositionError("both sides have borne off all their checkers; no game ends so")
+
+
+def _row_problem(row: np.ndarray) -> str | None:
+    """The first way the ``(ROW_WIDTH,)`` row breaks the rules of :func:`check_rows`, or
+    ``None``. :func:`_first_bad_row` finds such a row in a batch; this says what is wrong.
+    """
     own = row[OWN : OWN + POINTS].astype(np.int64)
     opp = row[OPP : OPP + POINTS].astype(np.int64)
     pin = row[PIN : PIN + POINTS].astype(np.int64)
     for side, counts in (("own", own), ("opp", opp)):
-        if (counts < 0).any():
-            point = int(np.flatnonzero(counts < 0)[0]) + 1
-            raise PositionError(f"{side} has a negative count on point {point}")
+        for index, count in enumerate(counts):
+            if not 0 <= count <= CHECKERS:
+                return (
+                    f"{side}[{index}] (point {index + 1}) has {count} checkers; "
+                    f"a point holds 0 to {CHECKERS}"
+                )
         if counts.sum() > CHECKERS:
-            raise PositionError(f"{side} has {counts.sum()} checkers on the board, over {CHECKERS}")
-    if own.sum() == 0 and opp.sum() == 0:
-        raise PositionError("both sides have borne off all their checkers; no game ends so")
+            return f"{side} has {counts.sum()} checkers on the board, over {CHECKERS}"
     for index in range(POINTS):
         point, mine, theirs, flag = index + 1, own[index], opp[index], pin[index]
         if flag not in (0, OPP_PINNED, OWN_PINNED):
-            raise PositionError(f"point {point} has pin value {flag}; use -1, 0 or +1")
+            return f"point {point} has pin value {flag}; use -1, 0 or +1"
         if flag == OPP_PINNED and not (theirs == 1 and mine >= 1):
-            raise PositionError(
+            return (
                 f"point {point}: an opponent checker pinned there needs exactly one opponent "
                 f"checker and at least one mover checker on top, found {theirs} and {mine}"
             )
         if flag == OWN_PINNED and not (mine == 1 and theirs >= 1):
-            raise PositionError(
+            return (
                 f"point {point}: a mover checker pinned there needs exactly one mover checker "
                 f"and at least one opponent checker on top, found {mine} and {theirs}"
             )
         if flag == 0 and mine and theirs:
-            raise PositionError(
+            return (
                 f"point {point} has {mine} mover and {theirs} opponent checkers but no pin; "
                 "both colours share a point only when a lone checker is pinned there"
             )
+    return None
+
+
+@nb.njit(cache=True, nogil=True)
+def _first_bad_row(rows):
+    """Index of the first of the ``(B, ROW_WIDTH)`` int8 ``rows`` that cannot be a position
+    (:func:`_row_problem` says why), or -1 when every row can.
+
+    Each point is judged without branches, so that a batch is checked at memory speed.
+    """
+    for i in range(rows.shape[0]):
+        bad = False
+        own_total = 0
+        opp_total = 0
+        for p in range(POINTS):
+            own = rows[i, OWN + p]
+            opp = rows[i, OPP + p]
+            pin = rows[i, PIN + p]
+            bad |= (own < 0) | (own > CHECKERS) | (opp < 0) | (opp > CHECKERS)
+            bad |= (pin < OWN_PINNED) | (pin > OPP_PINNED)
+            # Both colours share a point exactly where a lone checker is pinned under the other.
+            bad |= ((own > 0) & (opp > 0)) != (pin != 0)
+            bad |= ((pin == OPP_PINNED) & (opp != 1)) | ((pin == OWN_PINNED) & (own != 1))
+            own_total += own
+            opp_total += opp
+        if bad or own_total > CHECKERS or opp_total > CHECKERS:
+            return i
+    return -1
+
+
+def _column_name(column: int) -> str:
+    """What column ``column`` of a row holds, for messages."""
+    point = column % POINTS + 1
+    if column < OPP:
+        return f"own[{column - OWN}] (point {point})"
+    if column < PIN:
+        return f"opp[{column - OPP}] (point {point})"
+    return f"the pin value of point {point}"
+
+
+def check_rows(rows: np.ndarray) -> np.ndarray:
+    """``rows`` as a C-contiguous ``int8`` array ``(B, ROW_WIDTH)``, each row checked.
+
+    Accepts what :func:`tapa_env.layout.as_rows` does (a single row becomes a batch of one),
+    with values of any integer dtype, or floats that are whole numbers. Every row must be a
+    position by the rules :class:`Position` checks: counts 0 to 15 and at most 15 checkers
+    of a side on the board, pin values -1, 0 or +1, each pin over the checkers it needs, and
+    no point shared by both colours without a pin. Unlike a ``Position``, a row may have both
+    sides borne off: the afterstates of a finished game's position can be so.
+
+    Raises:
+        PositionError: (a ``ValueError``) naming the first bad row, its index in the batch,
+            and what is wrong with it.
+    """
+    array = np.asarray(rows)
+    if array.dtype == ROW_DTYPE:  # the usual case, kept short: nothing can wrap or truncate
+        checked = as_rows(array)
+        bad = _first_bad_row(checked)
+        if bad >= 0:
+            raise PositionError(f"row {bad}: {_row_problem(checked[bad])}")
+        return checked
+    if array.dtype.kind not in "iuf":
+        raise PositionError(
+            f"position rows must hold integers (counts and pin values), got {array.dtype}"
+        )
+    with np.errstate(invalid="ignore"):
+        checked = as_rows(array)
+        changed = checked != array.reshape(checked.shape)  # wrapped, truncated or NaN
+    bad = _first_bad_row(checked)
+    if changed.any():
+        index, column = (int(i) for i in np.argwhere(changed)[0])
+        if bad < 0 or index <= bad:
+            value = array.reshape(checked.shape)[index, column].item()
+            if column < PIN:
+                rule = f"a count is a whole number from 0 to {CHECKERS}"
+            else:
+                rule = "use -1, 0 or +1"
+            raise PositionError(f"row {index}: {_column_name(column)} is {value!r}; {rule}")
+    if bad >= 0:
+        raise PositionError(f"row {bad}: {_row_problem(checked[bad])}")
+    return checked

@@ -57,3 +57,13 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+
+
+def check_rules(rules: object) -> Rules:
+    """Return ``rules`` if it is a :class:`Rules`; else raise ``ValueError`` saying what to pass."""
+    if not isinstance(rules, Rules):
+        raise ValueError(
+            f"rules must be a tapa_env.Rules (such as tapa_env.DEFAULT_RULES, "
+            f"Rules(both_mothers_draw=False) or Rules.from_mapping(flags)), got {rules!r}"
+        )
+    return rules

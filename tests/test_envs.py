@@ -725,8 +725,9 @@ def test_vector_ansi_render_returns_one_board_per_game():
     assert all(str(Position.initial()) in board for board in boards)
 
 
-def test_no_render_mode_renders_nothing():
-    env = TapaEnv()
+@pytest.mark.parametrize("make", [TapaEnv, TapaVectorEnv])
+def test_render_mode_none_renders_nothing(make):
+    env = make(render_mode=None)
     env.reset(seed=0)
     assert env.render() is None
 
