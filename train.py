@@ -3,6 +3,11 @@
 Reads ``configs/train.yaml`` (``python train.py --help`` lists every setting), trains in the
 run directory (``runs/default`` or one named after the overrides), logs to TensorBoard there,
 and resumes the run when the directory already holds a checkpoint.
+
+Every setting is checked before the first game. A mistake in the command line or the
+settings, or an unusable checkpoint in the run directory, exits with status 2 after a short
+message on stderr; a run that diverges exits with status 3. Ctrl-C or SIGTERM writes a
+checkpoint and exits with status 0.
 """
 
 from __future__ import annotations
@@ -64,13 +69,20 @@ class TensorBoardLogger:
             self._writer.close()
 
 
-def fail(message: str) -> None:
+EXIT_USAGE = 2  # a mistake in the command line, the settings or the run directory
+EXIT_DIVERGED = 3
+_job_started = False  # whether Hydra composed the config and called main
+
+
+def fail(message: str, status: int = EXIT_USAGE) -> None:
     print(f"train.py: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(status)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="train")
 def main(cfg: DictConfig) -> None:
+    global _job_started
+    _job_started = True
     config: TrainConfig = OmegaConf.to_object(cfg)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     logger = TensorBoardLogger(run_dir)
@@ -79,7 +91,7 @@ def main(cfg: DictConfig) -> None:
     except (ConfigError, CheckpointError) as error:
         fail(str(error))
     except TrainingDiverged as error:
-        fail(str(error))
+        fail(str(error), EXIT_DIVERGED)
     finally:
         logger.close()
     if result.status == "complete":
@@ -107,4 +119,11 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SystemExit as stop:
+        # Hydra exits with 1 after its message about a bad override (an unknown key, a
+        # value of the wrong type) without calling main: a mistake in the command line too.
+        if stop.code == 1 and not _job_started:
+            sys.exit(EXIT_USAGE)
+        raise

@@ -1,0 +1,166 @@
+"""train.py as a user runs it: help, errors, the run directory, crashes and resumes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+from agents.checkpoint import read
+from agents.config import AgentConfig, LearnerConfig, TrainConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = [
+    "total_games=300",
+    "parallel_games=32",
+    "eval_every=150",
+    "eval_games=20",
+    "eval_opponents=[random]",
+    "log_every=100",
+    "learner.round_samples=512",
+    "learner.batch_size=64",
+    "progress=false",
+]
+
+
+def run_train(run_dir: Path, *overrides: str, wait: bool = True):
+    command = [sys.executable, "train.py", f"hydra.run.dir={run_dir}", *overrides]
+    if not wait:
+        return subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def test_help_explains_every_setting():
+    done = subprocess.run(
+        [sys.executable, "train.py", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    names = [f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("agent", "learner")]
+    names += [f"agent.{f.name}" for f in dataclasses.fields(AgentConfig)]
+    names += [f"learner.{f.name}" for f in dataclasses.fields(LearnerConfig)]
+    for name in names:
+        assert re.search(rf"^\s+{re.escape(name)}\s", done.stdout, re.M), name
+
+
+def test_every_setting_in_the_config_file_has_a_comment():
+    lines = (ROOT / "configs" / "train.yaml").read_text().split("hydra:")[0].splitlines()
+    for index, line in enumerate(lines):
+        if re.match(r"^\s*\w+:", line) and not line.strip().startswith(("defaults", "- ")):
+            is_group = line.rstrip().endswith(":")
+            if not is_group:
+                assert lines[index - 1].strip().startswith("#"), f"no comment above {line!r}"
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ("total_games=-5", "train.py: error: total_games must be a positive integer, got -5"),
+        ("eval_opponents=[nobody]", "train.py: error: eval_opponents: unknown player 'nobody'"),
+        ("agent.hidden=[80,0]", "train.py: error: agent: hidden must be a positive width"),
+        ("learner.lr=fast", "learner.lr"),
+        ("no_such_setting=1", "no_such_setting"),
+    ],
+)
+def test_a_bad_setting_is_a_short_message_and_status_2(tmp_path, override, message):
+    done = run_train(tmp_path / "run", override)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 8
+    assert not (tmp_path / "run" / "checkpoints").exists()
+
+
+def test_a_run_directory_holds_config_events_checkpoints_and_the_curve(tmp_path):
+    run_dir = tmp_path / "run"
+    done = run_train(run_dir, *TINY)
+    assert done.returncode == 0, done.stderr
+    assert "trained at" in done.stdout and "vs random" in done.stdout
+    assert (run_dir / ".hydra" / "config.yaml").exists()
+    assert (run_dir / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for name in ("last.pt", "bot.pt"):
+        content = read(run_dir / "checkpoints" / name)
+        assert content["games_trained"] >= 300 and content["config"]["total_games"] == 300
+    evaluations = [json.loads(line) for line in (run_dir / "evaluations.jsonl").open()]
+    assert [e["games_trained"] >= 150 for e in evaluations] == [True, True]
+    events = EventAccumulator(str(run_dir))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    for tag in ("train/td_error", "games/length", "games/gammon", "perf/turns_per_second"):
+        assert tag in tags
+    assert {"eval/random/win_rate", "eval/previous/ppg"} <= tags
+    assert "config/text_summary" in events.Tags()["tensors"]
+
+    again = run_train(run_dir, *TINY)
+    assert again.returncode == 0 and "already trained" in again.stdout
+
+    evaluate = subprocess.run(
+        [
+            sys.executable,
+            "evaluate.py",
+            f"players=[{run_dir}/checkpoints/last.pt,random]",
+            "games=20",
+            "workers=1",
+            f"hydra.run.dir={tmp_path / 'evaluate'}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert evaluate.returncode == 0, evaluate.stderr
+    results = json.loads((tmp_path / "evaluate" / "results.json").read_text())
+    pairing = results["pairings"][0]
+    assert pairing["players"] == [f"{run_dir}/checkpoints/last.pt", "random"]
+    assert pairing["games"] == 20 and pairing["win_rate"] > 0.5
+
+
+def wait_for_checkpoint(path: Path, process: subprocess.Popen, games: int) -> None:
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read().decode()
+        try:
+            if path.exists() and read(path)["games_trained"] >= games:
+                return
+        except ValueError:
+            pass  # caught between the temporary file and the rename: not possible; retry
+        time.sleep(0.2)
+    raise AssertionError("no checkpoint came")
+
+
+def test_kill_9_loses_only_the_games_since_the_checkpoint(tmp_path):
+    overrides = [*TINY, "total_games=900", "checkpoint_every=200", "eval_every=0"]
+    straight = run_train(tmp_path / "straight", *overrides)
+    assert straight.returncode == 0, straight.stderr
+    process = run_train(tmp_path / "killed", *overrides, wait=False)
+    wait_for_checkpoint(tmp_path / "killed" / "checkpoints" / "last.pt", process, 200)
+    process.kill()  # SIGKILL: no chance to write anything
+    process.wait()
+    resumed = run_train(tmp_path / "killed", *overrides)
+    assert resumed.returncode == 0, resumed.stderr
+    a = read(tmp_path / "straight" / "checkpoints" / "last.pt")
+    b = read(tmp_path / "killed" / "checkpoints" / "last.pt")
+    assert a["games_trained"] == b["games_trained"]
+    for key in a["weights"]:
+        assert torch.equal(a["weights"][key], b["weights"][key])
+
+
+def test_sigterm_writes_a_checkpoint_and_says_how_to_resume(tmp_path):
+    overrides = [*TINY, "total_games=100000", "checkpoint_every=0", "eval_every=0"]
+    process = run_train(tmp_path / "run", *overrides, wait=False)
+    deadline = time.monotonic() + 120
+    events = tmp_path / "run"
+    while time.monotonic() < deadline and not list(events.glob("events.out.tfevents.*")):
+        time.sleep(0.2)  # the run has started: its config is logged
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert "stopped at" in out.decode() and "run the same command to resume" in out.decode()
+    assert 0 < read(tmp_path / "run" / "checkpoints" / "last.pt")["games_trained"] < 100000
