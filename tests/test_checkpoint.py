@@ -38,7 +38,10 @@ def afterstates():
     return rows
 
 
-def make_checkpoint(shape: NetworkShape = NetworkShape("raw", (12,), "sigmoid")) -> dict:
+SMALL = NetworkShape("raw", (12,), "sigmoid")
+
+
+def make_checkpoint(shape: NetworkShape = SMALL) -> dict:
     torch.manual_seed(0)
     network = TDNetwork(shape)
     return describe(network, Rules(), games=123, turns=4567, config={"seed": 0})
