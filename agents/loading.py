@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .players import Player, RandomPlayer
@@ -25,7 +26,8 @@ def load_player(spec: str | Path | Player) -> Player:
     """The player named by ``spec`` (docs/formats.md).
 
     ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, or the path of
-    a checkpoint or an exported bot file (leading and trailing spaces ignored); a
+    a checkpoint or an exported bot file (leading and trailing spaces ignored); a trained
+    bot plays 1-ply, or 2-ply with the suffix ``@2ply`` (``checkpoints/tapa-td.pt@2ply``). A
     :class:`Player` is returned as it is. Raises :class:`PlayerSpecError` (a ``ValueError``)
     with a one-line message for an empty or unknown name, and for a file that is missing,
     corrupt or not a tapa-rl bot, naming the file and the problem.
@@ -40,19 +42,24 @@ def load_player(spec: str | Path | Player) -> Player:
         )
     if name in BUILTIN_NAMES:
         return _builtin(name)
+    ply = 1
+    found = re.fullmatch(r"(.+)@([12])ply", name)
+    if found:
+        name, ply = found.group(1), int(found.group(2))
     path = Path(name).expanduser()
     if path.suffix or path.exists() or "/" in name or "\\" in name:
-        return _load_bot_file(path)
+        return _load_bot_file(path, ply)
     raise PlayerSpecError(
         f"unknown player {name!r}: use one of {', '.join(BUILTIN_NAMES)}, "
         "or the path of a checkpoint or exported bot file"
     )
 
 
-def _load_bot_file(path: Path) -> Player:
+def _load_bot_file(path: Path, ply: int = 1) -> Player:
     """A TD player from a training checkpoint (:mod:`agents.checkpoint`)."""
-    from .checkpoint import evaluator_of, read
+    from .checkpoint import evaluator_of, read, rules_of
     from .td_player import TDPlayer
 
     content = read(path)
-    return TDPlayer(evaluator_of(content), name=path.stem)
+    name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
+    return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))

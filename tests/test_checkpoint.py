@@ -178,3 +178,12 @@ def test_a_checkpoint_for_other_rules_is_refused_where_the_rules_matter(tmp_path
     with pytest.raises(CheckpointError, match="both_mothers_draw"):
         check_rules(tmp_path / "x.pt", content, variant)
     check_rules(tmp_path / "x.pt", content, Rules())  # the same rules: no error
+
+
+def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
+    path = write(tmp_path / "bot.pt", make_checkpoint())
+    one, two = load_player(str(path)), load_player(f"{path}@2ply")
+    assert (one.ply, two.ply) == (1, 2)
+    assert two.name == "bot@2ply"
+    with pytest.raises(PlayerSpecError, match="no such checkpoint"):
+        load_player(f"{tmp_path / 'missing.pt'}@2ply")

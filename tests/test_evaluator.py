@@ -113,3 +113,38 @@ def test_the_td_player_plays_the_afterstate_of_highest_equity(turns):
     roll = (int(dice[0, 0]), int(dice[0, 1]))
     chosen = player.choose(position, roll)
     assert chosen == legal_afterstates(position, roll)[choices[0]]
+
+
+def test_two_ply_values_a_candidate_by_the_opponents_best_replies(turns):
+    from agents.search import ROLL_WEIGHTS, ROLLS, top_candidates, two_ply_equities
+    from tapa_env import flip, outcomes
+
+    positions, _, afterstates, offsets = turns
+    torch.manual_seed(4)
+    evaluator = TDNetwork(NetworkShape("raw", (16,), "sigmoid")).evaluator()
+    assert ROLL_WEIGHTS.sum() == pytest.approx(1.0) and len(ROLLS) == 21
+    candidate = int(np.flatnonzero(~outcomes(afterstates)[0])[7])  # a game that goes on
+    value = two_ply_equities(evaluator, afterstates, np.array([candidate]))[0]
+    # The same by hand: every roll of the opponent, its best reply, weighted by the roll.
+    opponent = Position._trusted(flip(afterstates[candidate : candidate + 1])[0])
+    expected = 0.0
+    for roll, weight in zip(ROLLS, ROLL_WEIGHTS):
+        replies = np.stack([r.row for r in legal_afterstates(opponent, tuple(map(int, roll)))])
+        values = equity(evaluator.probabilities(replies)).astype(np.float64)
+        ended, points = outcomes(replies)
+        values[ended] = points[ended]
+        expected += weight * values.max()
+    assert value == pytest.approx(-expected, abs=1e-5)
+    chosen = top_candidates(equity(evaluator.probabilities(afterstates)), offsets, 3)
+    counts = np.minimum(np.diff(offsets), 3)
+    assert len(chosen) == counts.sum()
+
+
+def test_a_two_ply_player_plays_legal_afterstates_and_plays_better_than_chance(turns):
+    positions, _, afterstates, offsets = turns
+    evaluator = TDNetwork(NetworkShape("raw", (16,), "sigmoid")).evaluator()
+    player = TDPlayer(evaluator, ply=2, candidates=2)
+    choices = player.choose_batch(positions[:40], afterstates[: offsets[40]], offsets[:41], None)
+    assert ((choices >= 0) & (choices < np.diff(offsets[:41]))).all()
+    with pytest.raises(ValueError, match="ply"):
+        TDPlayer(evaluator, ply=3)
