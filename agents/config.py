@@ -153,15 +153,15 @@ def check_config(config: TrainConfig) -> None:
         config.eval_games % 2 == 0,
         f"eval_games must be even (duplicate dice), got {config.eval_games}",
     )
-    for name in config.eval_opponents:
-        try:
-            load_player(name)
-        except ValueError as error:
-            raise ConfigError(f"eval_opponents: {error}") from None
     try:
-        Rules.from_mapping(dict(config.rules))
+        rules = Rules.from_mapping(dict(config.rules))
     except ValueError as error:
         raise ConfigError(f"rules: {error}") from None
+    for name in config.eval_opponents:
+        try:
+            load_player(name, rules)
+        except ValueError as error:
+            raise ConfigError(f"eval_opponents: {error}") from None
     if config.device != "cpu":
         try:
             device = torch.device(config.device)

@@ -275,6 +275,16 @@ def _evaluate(
                 probabilities_out[i, k] = logits[k] / norm
 
 
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """A thread pool kept for the process: the compiled pass releases the GIL."""
+    if threads not in _POOLS:
+        _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="evaluator")
+    return _POOLS[threads]
+
+
 class Evaluator:
     """Outcome probabilities of position rows under fixed network weights, numpy only.
 
@@ -403,8 +413,7 @@ class Evaluator:
             return
         bounds = np.searchsorted(offsets, np.linspace(0, rows.shape[0], self.threads + 1))
         bounds[0], bounds[-1] = 0, groups
-        with ThreadPoolExecutor(self.threads) as pool:
-            list(pool.map(run, bounds[:-1], bounds[1:]))
+        list(_pool(self.threads).map(run, bounds[:-1], bounds[1:]))
 
     def equities(
         self, rows: np.ndarray, positions=None, offsets=None, *, check: bool = True

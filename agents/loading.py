@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tapa_env.rules import DEFAULT_RULES, Rules
+
 from .players import Player, RandomPlayer
 
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
@@ -14,23 +16,26 @@ class PlayerSpecError(ValueError):
     """A player name or path that names no player, or a file that holds no bot."""
 
 
-def _builtin(name: str) -> Player:
+def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()
     from .heuristics import HEURISTIC_PLAYERS
 
-    return HEURISTIC_PLAYERS[name]()
+    return HEURISTIC_PLAYERS[name](rules=rules)
 
 
-def load_player(spec: str | Path | Player) -> Player:
+def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Player:
     """The player named by ``spec`` (docs/formats.md).
 
     ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, or the path of
     a checkpoint or an exported bot file (leading and trailing spaces ignored); a trained
     bot plays 1-ply, or 2-ply with the suffix ``@2ply`` (``checkpoints/tapa-td.pt@2ply``). A
-    :class:`Player` is returned as it is. Raises :class:`PlayerSpecError` (a ``ValueError``)
-    with a one-line message for an empty or unknown name, and for a file that is missing,
-    corrupt or not a tapa-rl bot, naming the file and the problem.
+    :class:`Player` is returned as it is. ``rules`` are the rules the player will play
+    under: a trained bot made for other rules is refused, since it would misjudge positions.
+
+    Raises :class:`PlayerSpecError` (a ``ValueError``) with a one-line message for an empty
+    or unknown name, and for a file that is missing, corrupt or not a tapa-rl bot, naming
+    the file and the problem.
     """
     if isinstance(spec, Player):
         return spec
@@ -41,25 +46,26 @@ def load_player(spec: str | Path | Player) -> Player:
             "or the path of a checkpoint or exported bot file"
         )
     if name in BUILTIN_NAMES:
-        return _builtin(name)
+        return _builtin(name, rules)
     ply = 1
     found = re.fullmatch(r"(.+)@([12])ply", name)
     if found:
         name, ply = found.group(1), int(found.group(2))
     path = Path(name).expanduser()
     if path.suffix or path.exists() or "/" in name or "\\" in name:
-        return _load_bot_file(path, ply)
+        return _load_bot_file(path, rules, ply)
     raise PlayerSpecError(
         f"unknown player {name!r}: use one of {', '.join(BUILTIN_NAMES)}, "
         "or the path of a checkpoint or exported bot file"
     )
 
 
-def _load_bot_file(path: Path, ply: int = 1) -> Player:
+def _load_bot_file(path: Path, rules: Rules, ply: int = 1) -> Player:
     """A TD player from a training checkpoint (:mod:`agents.checkpoint`)."""
-    from .checkpoint import evaluator_of, read, rules_of
+    from .checkpoint import check_rules, evaluator_of, read, rules_of
     from .td_player import TDPlayer
 
     content = read(path)
+    check_rules(path, content, rules)
     name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
     return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))

@@ -339,7 +339,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
             logger.resume(counters.games)
         else:
             logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
-    opponents = {name: load_player(name) for name in config.eval_opponents}
+    opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
     previous = run.previous_player()
     evaluator = run.evaluator()
     window = Window()

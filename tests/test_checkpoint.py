@@ -187,3 +187,24 @@ def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
     assert two.name == "bot@2ply"
     with pytest.raises(PlayerSpecError, match="no such checkpoint"):
         load_player(f"{tmp_path / 'missing.pt'}@2ply")
+
+
+def test_load_player_refuses_a_bot_trained_under_other_rules(tmp_path):
+    variant = Rules(mother_needs_empty_start=False)
+    content = describe(TDNetwork(SMALL), variant, games=1, turns=1, config={})
+    path = write(tmp_path / "variant.pt", content)
+    with pytest.raises(PlayerSpecError, match="trained under other rules"):
+        load_player(path)
+    assert load_player(path, rules=variant).rules == variant
+
+
+def test_a_reloaded_network_makes_the_same_choices(tmp_path):
+    record = random_self_play(20, seed=9)
+    positions, dice = record.positions[:500], record.dice[:500]
+    rows, offsets = generate_afterstates(positions, dice)
+    torch.manual_seed(3)
+    network = TDNetwork(SMALL)
+    path = write(tmp_path / "a.pt", describe(network, Rules(), 1, 1, {}))
+    before = TDPlayer(network.evaluator()).choose_batch(positions, rows, offsets, None)
+    after = load_player(path).choose_batch(positions, rows, offsets, None)
+    np.testing.assert_array_equal(before, after)
