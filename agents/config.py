@@ -27,7 +27,7 @@ OPTIMIZERS = ("adam", "sgd")
 class AgentConfig:
     """The network."""
 
-    encoding: str = "raw"
+    encoding: str = "expert"
     """Input encoding: raw (248 features) or expert (raw plus 10 expert features)."""
     hidden: Any = 80
     """Hidden layer widths: one number (one layer) or a list, input side first."""
@@ -41,11 +41,11 @@ class AgentConfig:
 class LearnerConfig:
     """TD(λ) and the optimizer."""
 
-    lr: float = 0.001
+    lr: float = 0.002
     """Learning rate at the start."""
     lr_final: float = 0.0001
     """Learning rate at total_games, for the linear and cosine schedules."""
-    lr_schedule: str = "constant"
+    lr_schedule: str = "cosine"
     """How the learning rate moves from lr to lr_final over the run: constant, linear, cosine."""
     td_lambda: float = 0.7
     """λ of the λ-returns: 0 one-step TD, 1 the game's outcome (Monte Carlo)."""
@@ -65,7 +65,7 @@ class TrainConfig:
 
     agent: AgentConfig = field(default_factory=AgentConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
-    total_games: int = 1_000_000
+    total_games: int = 600_000
     """Self-play games to train for; a finished run trains further when this is raised."""
     parallel_games: int = 512
     """Games played at once through the vector env (one forward pass values all of them)."""

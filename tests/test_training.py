@@ -58,6 +58,11 @@ class Recorder:
         self.texts[tag] = text
 
 
+def shape_of(config: TrainConfig) -> NetworkShape:
+    agent = config.agent
+    return NetworkShape(agent.encoding, agent.hidden, agent.activation)
+
+
 def weights(path: Path) -> dict:
     return read(path)["weights"]
 
@@ -74,7 +79,7 @@ def test_a_short_run_learns_to_beat_random(tmp_path):
     assert result.status == "finished" and result.games >= 600
     trained = TDPlayer(evaluator_of(read(result.checkpoint)))
     torch.manual_seed(config.seed)
-    untrained = TDPlayer(TDNetwork(NetworkShape()).evaluator())
+    untrained = TDPlayer(TDNetwork(shape_of(config)).evaluator())
     rates = {}
     for name, player in (("trained", trained), ("untrained", untrained)):
         games = play_games((player, load_player("random")), 400, seed=11)
@@ -315,7 +320,7 @@ def test_the_batched_learner_matches_a_plain_per_game_version(tmp_path, monkeypa
     assert sum(len(v) for v in batched.values()) > 24 * 20
 
     torch.manual_seed(config.seed)  # the weights the run started with, never updated
-    evaluator = TDNetwork(NetworkShape()).evaluator()
+    evaluator = TDNetwork(shape_of(config)).evaluator()
     recorder = recorders[0]
     dice, ended = np.stack(recorder.dice), np.stack(recorder.ended)
     plain = {}
