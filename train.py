@@ -12,6 +12,7 @@ checkpoint and exits with status 0.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -94,6 +95,8 @@ def main(cfg: DictConfig) -> None:
         fail(str(error), EXIT_DIVERGED)
     finally:
         logger.close()
+    if os.environ.get("RANK", "0") != "0":
+        return  # under torchrun, rank 0 reports
     if result.status == "complete":
         print(
             f"{run_dir} already trained {result.games} games (total_games={config.total_games}); "

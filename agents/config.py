@@ -65,7 +65,7 @@ class TrainConfig:
 
     agent: AgentConfig = field(default_factory=AgentConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
-    total_games: int = 600_000
+    total_games: int = 500_000
     """Self-play games to train for; a finished run trains further when this is raised."""
     parallel_games: int = 512
     """Games played at once through the vector env (one forward pass values all of them)."""

@@ -152,21 +152,30 @@ class SamplePool:
         self.rows = np.concatenate([self.rows, rows])
         self.targets = np.concatenate([self.targets, targets])
 
-    def round(self, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The minibatches of one round, or ``[]`` while fewer than ``round_samples`` wait."""
+    def ready(self) -> int:
+        """The minibatches a round would take now: none while fewer than ``round_samples``
+        wait, else every full minibatch."""
         if len(self.rows) < self.round_samples:
+            return 0
+        return len(self.rows) // self.batch_size
+
+    def round(
+        self, rng: np.random.Generator, batches: int | None = None
+    ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The minibatches of one round, at most ``batches`` of them (default: all that are
+        :meth:`ready`); the samples are shuffled first and the rest waits for a later round."""
+        count = self.ready() if batches is None else min(batches, self.ready())
+        if count == 0:
             return []
         order = rng.permutation(len(self.rows))
-        used = len(order) - len(order) % self.batch_size
-        batches = [
-            (
-                self.rows[order[k : k + self.batch_size]],
-                self.targets[order[k : k + self.batch_size]],
-            )
-            for k in range(0, used, self.batch_size)
+        used = count * self.batch_size
+        size = self.batch_size
+        batches_taken = [
+            (self.rows[order[k : k + size]], self.targets[order[k : k + size]])
+            for k in range(0, used, size)
         ]
         self.rows, self.targets = self.rows[order[used:]], self.targets[order[used:]]
-        return batches
+        return batches_taken
 
     def state_dict(self) -> dict:
         return {"rows": self.rows.copy(), "targets": self.targets.copy()}

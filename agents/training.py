@@ -44,6 +44,7 @@ from .config import (
     learning_rate,
     resume_conflicts,
 )
+from .distributed import Ranks
 from .equity import OUTCOME_POINTS, equity, one_hot_outcomes
 from .learner import SamplePool, Trajectories, lambda_returns
 from .loading import load_player
@@ -99,13 +100,17 @@ def td_step(
     optimizer: torch.optim.Optimizer,
     features: torch.Tensor,
     targets: torch.Tensor,
+    ranks: Ranks | None = None,
 ) -> tuple[float, float]:
     """One minibatch step: cross-entropy of the predicted outcome distribution against the
-    λ-return targets. Returns the loss and the mean absolute TD error in equity (points)."""
+    λ-return targets, the gradients averaged over the ``ranks`` of a data-parallel run.
+    Returns the loss and the mean absolute TD error in equity (points)."""
     logits = network(features)
     loss = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
+    if ranks is not None:
+        ranks.average_gradients(list(network.parameters()))
     optimizer.step()
     with torch.no_grad():
         points = torch.from_numpy(OUTCOME_POINTS).to(targets.device)
@@ -158,16 +163,30 @@ class Window:
     started: float = field(default_factory=time.perf_counter)
 
 
+_SHARED = ("optimizer", "torch_rng", "counters", "evaluations", "previous")
+"""The parts of a checkpoint's training state that every rank shares."""
+_SHARE = ("rng", "env", "trajectories", "pool")
+"""The parts each rank has its own of."""
+
+
+def _share(state: dict) -> dict:
+    """One rank's part of a checkpoint's training state, as numpy arrays."""
+    return checkpoint.to_arrays({key: state[key] for key in _SHARE})
+
+
 class SelfPlayRun:
     """Everything a training run holds, built from its config; what a checkpoint saves.
 
     The network and its optimizer, the vector env with the games in flight, each game's
     trajectory so far, the targets waiting for an update, the random generators, the
-    counters, the evaluations and the previous evaluation's network.
+    counters, the evaluations and the previous evaluation's network. Under ``torchrun``
+    each rank holds its own games, trajectories, targets and generators (rank 0 the ones a
+    single process would have); the checkpoint keeps every rank's.
     """
 
-    def __init__(self, config: TrainConfig, run_dir: Path) -> None:
+    def __init__(self, config: TrainConfig, run_dir: Path, ranks: Ranks) -> None:
         self.config = config
+        self.ranks = ranks
         self.run_dir = Path(run_dir)
         self.last_path = self.run_dir / "checkpoints" / "last.pt"
         self.bot_path = self.run_dir / "checkpoints" / "bot.pt"
@@ -175,14 +194,19 @@ class SelfPlayRun:
         agent = config.agent
         self.rules = Rules.from_mapping(dict(config.rules))
         self.encoding = get_encoding(agent.encoding)
-        self.device = torch.device(config.device)
+        self.device = ranks.device if ranks.world > 1 else torch.device(config.device)
         torch.set_num_threads(config.threads)
-        # One seeding block: the weights, the dice (the env's generator), the exploration.
+        # One seeding block: the weights (the same on every rank), the dice (the env's
+        # generator) and the exploration and shuffling (each rank its own streams).
         torch.manual_seed(config.seed)
         shape = NetworkShape(agent.encoding, agent.hidden, agent.activation)
         self.network = TDNetwork(shape, agent.init).to(self.device)
         self.optimizer = make_optimizer(self.network, config.learner)
-        self.rng = np.random.default_rng([config.seed, 1])
+        streams = [config.seed] if ranks.rank == 0 else [config.seed, ranks.rank]
+        self.dice_seed = int(np.random.SeedSequence(streams).generate_state(1)[0])
+        if ranks.rank == 0:
+            self.dice_seed = config.seed
+        self.rng = np.random.default_rng([*streams, 1] if ranks.rank else [config.seed, 1])
         self.env = gym.make_vec(
             "Tapa-v0",
             num_envs=config.parallel_games,
@@ -208,12 +232,39 @@ class SelfPlayRun:
     def start(self) -> tuple[dict, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games.
 
-        Returns the env's ``infos``, which games restart on the next step, and whether the
-        run resumed.
+        Rank 0 reads the checkpoint and hands every rank its share. Returns the env's
+        ``infos``, which games restart on the next step, and whether the run resumed.
         """
-        if not self.last_path.exists():
-            _, infos = self.env.reset(seed=self.config.seed)
+        shared, shares, problem = None, None, None
+        if self.ranks.main and self.last_path.exists():
+            try:
+                shared, shares = self._read_checkpoint()
+            except ValueError as error:  # a CheckpointError, or settings that conflict
+                problem = (type(error), str(error))
+        shared, problem = self.ranks.broadcast((shared, problem))
+        if problem is not None:
+            raise problem[0](problem[1])
+        if shared is None:
+            _, infos = self.env.reset(seed=self.dice_seed)
             return infos, np.zeros(self.config.parallel_games, dtype=bool), False
+        share = self.ranks.scatter(shares)
+        self.network.load_state_dict(shared["weights"])
+        self.optimizer.load_state_dict(shared["optimizer"])
+        torch.set_rng_state(shared["torch_rng"])
+        self.counters = Counters(**{k: int(v) for k, v in shared["counters"].items()})
+        self.evaluations = list(shared["evaluations"])
+        self.previous_weights = shared["previous"]
+        self.rng.bit_generator.state = share["rng"]
+        self.trajectories.load_state_dict(share["trajectories"])
+        self.pool.load_state_dict(share["pool"])
+        if self.ranks.main:  # what a killed run logged after this checkpoint is dropped
+            lines = "".join(json.dumps(e) + "\n" for e in self.evaluations)
+            self.history_path.write_text(lines)
+        infos = self.env.unwrapped.set_state(share["env"])
+        return infos, np.asarray(share["env"]["needs_reset"], dtype=bool), True
+
+    def _read_checkpoint(self) -> tuple[dict, list[dict]]:
+        """The checkpoint's shared state and each rank's share, checked against this run."""
         content = checkpoint.read(self.last_path)
         if "training" not in content:
             raise ConfigError(f"{self.last_path}: holds no training state; cannot resume")
@@ -224,20 +275,16 @@ class SelfPlayRun:
                 "use another run directory, or the same settings to resume it"
             )
         training = content["training"]
-        state = checkpoint.to_arrays(training)
-        self.network.load_state_dict(content["weights"])
-        self.optimizer.load_state_dict(training["optimizer"])
-        torch.set_rng_state(training["torch_rng"])
-        self.rng.bit_generator.state = state["rng"]
-        self.trajectories.load_state_dict(state["trajectories"])
-        self.pool.load_state_dict(state["pool"])
-        self.counters = Counters(**{k: int(v) for k, v in state["counters"].items()})
-        self.evaluations = list(state["evaluations"])
-        self.previous_weights = training["previous"]
-        # What a killed run logged after this checkpoint is dropped.
-        self.history_path.write_text("".join(json.dumps(e) + "\n" for e in self.evaluations))
-        infos = self.env.unwrapped.set_state(state["env"])
-        return infos, np.asarray(state["env"]["needs_reset"], dtype=bool), True
+        shares = [_share(training), *(_share(s) for s in training.get("other_ranks", []))]
+        if len(shares) != self.ranks.world:
+            raise ConfigError(
+                f"{self.last_path}: the run was trained by {len(shares)} process(es); resume "
+                f"it with as many (torchrun --nproc_per_node={len(shares)}), not "
+                f"{self.ranks.world}"
+            )
+        shared = {key: training[key] for key in _SHARED}
+        shared["weights"] = content["weights"]
+        return shared, shares
 
     def previous_player(self) -> TDPlayer | None:
         if self.previous_weights is None:
@@ -247,7 +294,18 @@ class SelfPlayRun:
         return TDPlayer(network.evaluator(), name="previous")
 
     def save(self) -> None:
-        """Write ``last.pt`` (resumable) and ``bot.pt`` (the network alone), atomically."""
+        """Write ``last.pt`` (resumable) and ``bot.pt`` (the network alone), atomically.
+
+        Every rank takes part (its share is gathered); rank 0 writes."""
+        share = {
+            "rng": self.rng.bit_generator.state,
+            "env": self.env.unwrapped.get_state(),
+            "trajectories": self.trajectories.state_dict(),
+            "pool": self.pool.state_dict(),
+        }
+        shares = self.ranks.gather(share)
+        if not self.ranks.main:
+            return
         counters = self.counters
         content = checkpoint.describe(
             self.network, self.rules, counters.games, counters.turns, config_dict(self.config)
@@ -255,13 +313,11 @@ class SelfPlayRun:
         training = {
             "optimizer": self.optimizer.state_dict(),
             "torch_rng": torch.get_rng_state(),
-            "rng": self.rng.bit_generator.state,
-            "env": self.env.unwrapped.get_state(),
-            "trajectories": self.trajectories.state_dict(),
-            "pool": self.pool.state_dict(),
             "counters": asdict(counters),
             "evaluations": self.evaluations,
             "previous": self.previous_weights,
+            **shares[0],
+            "other_ranks": shares[1:],
         }
         content["training"] = checkpoint.to_tensors(training)
         checkpoint.save(self.last_path, content)
@@ -327,7 +383,10 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
     """
     check_config(config)
     started = time.perf_counter()
-    run = SelfPlayRun(config, run_dir)
+    ranks = Ranks(torch.device(config.device))
+    if not ranks.main:
+        logger = None  # rank 0 alone logs, evaluates and checkpoints
+    run = SelfPlayRun(config, run_dir, ranks)
     infos, resetting, resumed = run.start()
     counters, learner = run.counters, config.learner
     if resumed and counters.games >= config.total_games:
@@ -348,7 +407,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
         initial=counters.games,
         unit="game",
         desc="self-play",
-        disable=not config.progress,
+        disable=not (config.progress and ranks.main),
         dynamic_ncols=True,
         mininterval=1.0,
     )
@@ -369,7 +428,6 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
             run.trajectories.append(playing, afterstates.rows[chosen], values[chosen])
             _, points, terminated, truncated, infos = run.env.step(choices)
             resetting = terminated | truncated
-            counters.turns += len(playing)
             window.turns += len(playing)
 
             # Targets: the λ-returns of every game that has just ended.
@@ -384,11 +442,17 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 window.kinds += np.bincount(kinds, minlength=len(KINDS))
                 window.game_turns += int(last[-1] + 1)
                 window.games += len(ended)
-                counters.games += len(ended)
-                bar.update(len(ended))
 
-            # Update: a round of minibatch steps once enough targets wait.
-            batches = run.pool.round(run.rng)
+            # The ranks agree on the counts (a single process: these are its own).
+            ready, games, turns, stopping = ranks.agree(
+                run.pool.ready(), int(resetting.sum()), len(playing), bool(stop.requested)
+            )
+            counters.games += games
+            counters.turns += turns
+            bar.update(games)
+
+            # Update: a round of minibatch steps once enough targets wait (on every rank).
+            batches = run.pool.round(run.rng, ready)
             if batches:
                 rate = learning_rate(learner, counters.games, config.total_games)
                 for group in run.optimizer.param_groups:
@@ -397,7 +461,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                     features = run.encoding.encode(rows, check=False)
                     features = torch.from_numpy(features).to(run.device)
                     targets = torch.from_numpy(targets).to(run.device)
-                    loss, error = td_step(run.network, run.optimizer, features, targets)
+                    loss, error = td_step(run.network, run.optimizer, features, targets, ranks)
                     window.loss += loss
                     window.error += error
                     window.steps += 1
@@ -412,7 +476,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 _log_window(logger, counters.games, window, rate)
                 window = Window()
                 counters.next_log = _next(counters.games, config.log_every)
-            if counters.games >= counters.next_eval or finishing:
+            if (counters.games >= counters.next_eval or finishing) and ranks.main:
                 against = dict(opponents)
                 if previous is not None:
                     against["previous"] = previous
@@ -428,11 +492,11 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                     k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
                 }
                 counters.next_eval = _next(counters.games, config.eval_every or config.total_games)
-            if counters.games >= counters.next_checkpoint or finishing or stop.requested:
+            if counters.games >= counters.next_checkpoint or finishing or stopping:
                 every = config.checkpoint_every or config.total_games
                 counters.next_checkpoint = _next(counters.games, every)
                 run.save()
-            if stop.requested:
+            if stopping:
                 status = "interrupted"
                 break
     bar.close()

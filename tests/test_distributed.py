@@ -1,0 +1,76 @@
+"""Data-parallel training under torchrun: the ranks stay identical, rank 0 checkpoints, and
+a run resumes as a single-process run does."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+
+from agents.checkpoint import read
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "tests" / "scripts" / "data_parallel_run.py"
+
+
+def torchrun(run_dir: Path, games: int, processes: int = 2) -> list[dict]:
+    torchrun = shutil.which("torchrun", path=str(Path(sys.executable).parent)) or "torchrun"
+    done = subprocess.run(
+        [
+            torchrun,
+            "--standalone",
+            f"--nproc_per_node={processes}",
+            str(SCRIPT),
+            str(run_dir),
+            str(games),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return [json.loads((run_dir / f"digests-{r}.json").read_text()) for r in range(processes)]
+
+
+def test_two_gloo_ranks_train_with_identical_weights_after_every_update(tmp_path):
+    records = torchrun(tmp_path / "run", 400)
+    first, second = records
+    assert first["status"] == second["status"] == "finished"
+    assert first["games"] == second["games"] >= 400
+    assert len(first["digests"]) >= 5
+    assert first["digests"] == second["digests"]
+    content = read(tmp_path / "run" / "checkpoints" / "last.pt")
+    assert len(content["training"]["other_ranks"]) == 1  # rank 1's games are kept too
+    assert content["games_trained"] == first["games"]
+
+
+def test_a_data_parallel_run_resumes_to_the_same_weights(tmp_path):
+    torchrun(tmp_path / "straight", 600)
+    torchrun(tmp_path / "resumed", 300)
+    records = torchrun(tmp_path / "resumed", 600)
+    assert records[0]["digests"] == records[1]["digests"]
+    straight = read(tmp_path / "straight" / "checkpoints" / "last.pt")
+    resumed = read(tmp_path / "resumed" / "checkpoints" / "last.pt")
+    assert straight["games_trained"] == resumed["games_trained"]
+    for key in straight["weights"]:
+        assert torch.equal(straight["weights"][key], resumed["weights"][key]), key
+
+
+def test_resuming_with_another_number_of_processes_is_refused(tmp_path):
+    torchrun(tmp_path / "run", 200)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "run"), "400"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0
+    assert "trained by 2 process(es)" in done.stderr and "--nproc_per_node=2" in done.stderr
