@@ -336,8 +336,7 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
         values = [match.group("point") for match in points]
         if "bar" in values:
             raise NotationError(
-                f"{word!r}: Tapa has no bar; a checker is never sent off the board, a lone "
-                "checker that is landed on is pinned where it stands"
+                f"{word!r}: Tapa has no bar; a checker landed on is pinned, never sent off"
             )
         count = int(path.group("count") or 1)
         if not 1 <= count <= 4:
@@ -357,9 +356,10 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
                     "(from 24 toward 1, then off)"
                 )
             if end and start - end not in steps:
+                *some, last = map(str, sorted(steps))
                 raise NotationError(
-                    f"{word!r}: {start}/{end} is {start - end} pips, which the dice {roll} "
-                    f"cannot move one checker (they move {', '.join(map(str, sorted(steps)))})"
+                    f"{word!r}: {start}/{end} is {start - end} pips, but with {roll} a checker "
+                    f"moves {', '.join(some)} or {last}"
                 )
             if not end and start > max(steps):
                 raise NotationError(
@@ -371,8 +371,11 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
     for point in range(1, POINTS + 1):
         if own[point] < 0:
             had = position.own[point - 1]
+            moved = had - own[point]
+            holds = f"which holds {had}" if had else "which holds none"
+            checkers = "checker" if moved == 1 else "checkers"
             raise NotationError(
-                f"{text.strip()!r} moves more checkers from point {point} than there are ({had})"
+                f"{text.strip()!r} moves {moved} {checkers} from point {point}, {holds}"
             )
     return tuple(own[1:])
 
