@@ -294,8 +294,8 @@ class Session:
         self.say(line.rstrip("\n"))  # piped input: show the answer as a terminal would
         return line.rstrip("\n")
 
-    def board(self, position: Position, *notes: str) -> None:
-        self.say("", draw_framed_board(position, "you", self.name, notes))
+    def board(self, position: Position) -> None:
+        self.say("", draw_framed_board(position, "you", self.name))
 
     def roll(self) -> tuple[int, int]:
         first, second = self.dice_rng.integers(1, 7, size=2)
@@ -372,12 +372,10 @@ class Session:
             )
         if number > 1 and starter != "roll":
             you_move = starter == "you"
-            who = (
-                "You won the last game and start"
-                if you_move
-                else (f"{self.name} won the last game and starts")
-            )
-            self.say(f"{who} with a new roll.")
+            if you_move:
+                self.say("You won the last game and start with a new roll.")
+            else:
+                self.say(f"{self.name} won the last game and starts with a new roll.")
         else:
             you_move = self.opening(starter)
         # In the frame of the side to move: the start is yours, so the bot sees it flipped.

@@ -83,16 +83,14 @@ def _framed_stack(mine: int, theirs: int, pinned: str) -> list[str]:
     return cells + [""] * (_ROWS_SHOWN - len(cells))
 
 
-def draw_framed_board(
-    position: Position, own_name: str = "O", opp_name: str = "X", notes: tuple[str, ...] = ()
-) -> str:
+def draw_framed_board(position: Position, own_name: str = "O", opp_name: str = "X") -> str:
     """``position`` drawn in a frame for a person playing ``O``, the side whose frame it is.
 
     ``O`` moves from 24 (top right) round to 1 (bottom right) and bears off there; ``X``
     moves the other way. A lower-case letter is a pinned checker, drawn at the edge under the
     checkers that pin it (``x`` an ``X`` checker pinned under ``O``); a number counts a tall
     stack. Beside the board: each side's name, pip count and borne-off checkers, ``X`` at its
-    home (top) and ``O`` at its own (bottom), then ``notes``, one a line.
+    home (top) and ``O`` at its own (bottom), and a key to the pins on the board.
     """
     own, opp = position.own, position.opp
     own_pinned, opp_pinned = set(position.own_pinned), set(position.opp_pinned)
@@ -137,4 +135,4 @@ def draw_framed_board(
         side[index] = text
     for index, text in side.items():
         lines[index] += "    " + text
-    return "\n".join([*lines, *notes])
+    return "\n".join(lines)

@@ -276,14 +276,14 @@ def test_every_roll_of_every_golden_position_reads_back():
 def test_every_play_reads_back_under_every_rule_variant(flags):
     rules = Rules(*flags)
     rng = random.Random(2)
-    for position, dice in self_play_turns(60, seed=12, rules=rules):
+    for position, dice in self_play_turns(40, seed=12, rules=rules):
         check_turn(position, dice, rules, rng)
 
 
 @pytest.mark.slow
 def test_every_play_of_a_long_self_play_run_reads_back():
     rng = random.Random(3)
-    for position, dice in self_play_turns(600, seed=13):
+    for position, dice in self_play_turns(300, seed=13):
         check_turn(position, dice, DEFAULT_RULES, rng)
 
 

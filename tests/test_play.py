@@ -173,6 +173,13 @@ def test_hint_against_random_says_it_has_no_opinion():
     assert "random has no opinion of plays" in text and "hint_player=" in text
 
 
+def test_a_long_list_is_cut_at_show_plays_and_list_shows_it_whole():
+    _, text = session("list\n", first="you", seed=5, show_plays=2)  # 5-5: 5 plays
+    assert "  ... and 3 more: type list to see them all, or type the play." in text
+    shown = text.split("Your play (5-5): list")[1]
+    assert "  5) " in shown and "more:" not in shown
+
+
 def test_list_board_and_help_answer_and_keep_the_turn():
     _, text = session("list\nboard\nhelp\n", first="you")
     assert text.count("O  you") == 2  # the board at the turn's start, and on request
