@@ -13,6 +13,7 @@ checks, Hydra's few lines for an override it cannot apply); leaving a game exits
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import shutil
@@ -559,12 +560,24 @@ def main(cfg: DictConfig) -> None:
     except KeyboardInterrupt:
         print(f"\n{session.farewell()}")
         status = 0
+    except BrokenPipeError:
+        quiet_stdout()
+        status = 1
     sys.exit(status)
+
+
+def quiet_stdout() -> None:
+    """After the reader of stdout went away (``| head``): point stdout at devnull, so that
+    the interpreter's last flush fails no more and the program ends quietly."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":
     try:
         main()
+    except BrokenPipeError:  # play.py --help | head
+        quiet_stdout()
+        sys.exit(1)
     except SystemExit as stop:
         # Hydra exits with 1 after its message about a bad override (an unknown key, a
         # value of the wrong type) without calling main: a mistake in the command line too.

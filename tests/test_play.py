@@ -398,3 +398,23 @@ def test_end_of_input_and_ctrl_c_leave_without_a_traceback():
     assert process.returncode == 0, err
     assert b"Good-bye: the game is left unfinished." in out
     assert b"Traceback" not in err
+
+
+def test_a_closed_stdout_ends_the_game_quietly():
+    """As ``python play.py ... | head`` does once ``head`` has had its lines."""
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: every write to stdout fails with a broken pipe
+    try:
+        done = subprocess.run(
+            [sys.executable, "play.py", "opponent=random", "seed=5"],
+            cwd=ROOT,
+            input=CONFIRMED_GAME,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == ""
+    assert done.returncode == 1
