@@ -152,6 +152,7 @@ class _Turn:
         each_move = self.rules.win_checked_each_move
 
         def search(own, pinned, dice, moves, highest):
+            # ``highest``: the highest source the next move may take (a double's order).
             level = len(moves)
             if level == len(dice):
                 found.append((own, pinned, moves, level, False))
@@ -167,13 +168,15 @@ class _Turn:
                     larger = length == 1 and die == self.larger
                     found.append((after, after_pinned, (*moves, move), length, larger))
                 elif point <= highest:
-                    search(after, after_pinned, dice, (*moves, move), point if self.doubles else 99)
+                    search(
+                        after, after_pinned, dice, (*moves, move), point if self.doubles else POINTS
+                    )
             if not in_order:
                 larger = level == 1 and dice[0] == self.larger and not self.doubles
                 found.append((own, pinned, moves, level, larger))
 
         for dice in self.orders:
-            search(self.start_own, self.start_pinned, dice, (), 99)
+            search(self.start_own, self.start_pinned, dice, (), POINTS)
         longest = max(entry[3] for entry in found)
         larger_only = longest == 1 and not self.doubles and any(entry[4] for entry in found)
         return [
