@@ -7,6 +7,7 @@ from .envs import TapaEnv, TapaVectorEnv
 from .game import legal_afterstates, outcome
 from .layout import ROW_WIDTH, flip, initial_rows
 from .movegen import generate_afterstates
+from .notation import NotationError, Play, legal_plays, parse_play, play_text
 from .outcome import Outcome, outcomes
 from .position import Position, PositionError
 from .registration import register_environments
@@ -17,7 +18,9 @@ register_environments()
 __all__ = [
     "DEFAULT_RULES",
     "ROW_WIDTH",
+    "NotationError",
     "Outcome",
+    "Play",
     "Position",
     "PositionError",
     "Rules",
@@ -27,6 +30,9 @@ __all__ = [
     "generate_afterstates",
     "initial_rows",
     "legal_afterstates",
+    "legal_plays",
     "outcome",
     "outcomes",
+    "parse_play",
+    "play_text",
 ]

@@ -1,0 +1,430 @@
+"""Plays as players write them: ``24/18 13/8*``, ``6/off``, ``13/7(2)``, ``24/18/13``, ``pass``.
+
+The engine gives the afterstates of a turn, not its moves. This module finds, for each legal
+afterstate of a ``(position, dice)``, a legal sequence of single-die checker moves that
+reaches it, and writes it in the usual notation, in the mover's numbering (docs/rules.md,
+"Board and frame"): points 1 to 24, the mover moving down, ``off`` below point 1.
+
+* A move is ``FROM/TO``; a checker that takes more than one die is written once with every
+  point it touches down on, ``24/18/13``.
+* ``*`` follows a point where the move pins a lone opponent checker (R5), an intermediate
+  point included: ``13/8*/5`` pins on 8 and frees the checker again by moving on.
+* The same move made by several checkers is written once with a count, ``13/7(2)``.
+* Moves are listed from the highest source point down; ``pass`` when nothing can be played.
+* A play that ends the game part-way (R6) is written up to the move that ended it.
+
+When several move sequences reach the same afterstate, one text is chosen for it: the one that
+moves the fewest checkers, then with the higher points first and a checker's larger die first
+(``24/18/13`` rather than ``24/19/13`` for 6-5). Every afterstate of a turn has its own text.
+
+:func:`parse_play` reads a text back, loosely: any order and spacing, ``OFF`` or ``off``, a
+``*`` where it pleases (the board decides what is pinned), chains (``24/18/13``), their
+separate moves (``24/18 18/13``) or their two ends (``24/13``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from .game import check_dice, legal_afterstates
+from .layout import OPP_PINNED, OWN_COLUMNS, OWN_PINNED, PIN, POINTS
+from .movegen import generate_afterstates
+from .position import Position
+from .rules import DEFAULT_RULES, Rules, check_rules
+
+OFF = 0
+"""The point a borne-off checker moves to, in :attr:`Play.moves`."""
+PASS = "pass"
+"""The text of a turn without a legal play (R12)."""
+_LISTED = 8  # a parse error lists the legal plays when there are at most this many
+
+
+class NotationError(ValueError):
+    """A play's text that cannot be read, or that matches no legal play of the turn."""
+
+
+class Play(NamedTuple):
+    """One legal play of a turn.
+
+    Attributes:
+        text: the play in notation, such as ``24/18 13/8*`` or ``pass``.
+        afterstate: the position it leaves, as :func:`tapa_env.legal_afterstates` gives it.
+        moves: the single-die checker moves in the order they are played, each
+            ``(from, to)`` in the mover's numbering, ``to`` being :data:`OFF` (0) for a
+            bear-off; empty for a pass.
+    """
+
+    text: str
+    afterstate: Position
+    moves: tuple[tuple[int, int], ...]
+
+
+# --- the moves of each afterstate ------------------------------------------------------------
+
+
+class _Turn:
+    """What stays fixed while the mover plays (R4, R5, R7), and the search over its moves."""
+
+    def __init__(self, position: Position, dice: tuple[int, int], rules: Rules) -> None:
+        row = position.row
+        self.opp = position.opp
+        pins = [int(v) for v in row[PIN : PIN + POINTS]]
+        # Index p is point p; index 0 is unused.
+        self.open = [False] + [
+            pins[i] == OPP_PINNED or (pins[i] == 0 and self.opp[i] <= 1) for i in range(POINTS)
+        ]
+        self.lone = [False] + [self.opp[i] == 1 and pins[i] != OWN_PINNED for i in range(POINTS)]
+        self.stuck = [False] + [pins[i] == OWN_PINNED for i in range(POINTS)]
+        self.own_mother_pinned = self.stuck[POINTS]
+        self.bear_off_blocked = any(self.stuck) and rules.pinned_blocks_bear_off
+        self.rules = rules
+        first, second = dice
+        self.doubles = first == second
+        self.orders = [(first,) * 4] if self.doubles else [(first, second), (second, first)]
+        self.larger = max(first, second)
+        self.start_own = [0, *position.own]
+        self.start_pinned = frozenset(position.opp_pinned)
+
+    def moves(self, own: list[int], die: int) -> list[int]:
+        """Source points (highest first) of the checkers that may move ``die`` pips."""
+        sources = []
+        home = not any(own[7:])
+        highest = max((p for p in range(1, 7) if own[p]), default=0) if home else 0
+        for point in range(POINTS, 0, -1):
+            if not own[point] or self.stuck[point]:
+                continue
+            target = point - die
+            if target >= 1:
+                if self.open[target]:
+                    sources.append(point)
+            elif home and not self.bear_off_blocked and (target == 0 or point == highest):
+                sources.append(point)
+        return sources
+
+    def step(self, own: list[int], pinned: frozenset, point: int, die: int):
+        """The state after a checker moves ``die`` from ``point``: ``(own, pinned, to, pins)``."""
+        own = own.copy()
+        own[point] -= 1
+        if not own[point] and point in pinned:
+            pinned = pinned - {point}  # the last pinner left: the checker is free (R5)
+        target = max(point - die, OFF)
+        pins = False
+        if target:
+            own[target] += 1
+            if self.lone[target] and target not in pinned:
+                pinned = pinned | {target}
+                pins = True
+        return own, pinned, target, pins
+
+    def ended(self, own: list[int], pinned: frozenset) -> bool:
+        """Whether the game is over after this checker move (R8, R9, R10)."""
+        if not any(own):
+            return True
+        if 1 in pinned:  # the opponent's mother is pinned
+            if self.own_mother_pinned and self.rules.both_mothers_draw:
+                return True
+            return not own[POINTS] or not self.rules.mother_needs_empty_start
+        return False
+
+    def longest(self, own: list[int], pinned: frozenset, dice: tuple[int, ...]) -> int:
+        """Most of ``dice`` still playable in order, as if the game went on (R6)."""
+        if not dice:
+            return 0
+        best = 0
+        for point in self.moves(own, dice[0]):
+            after, after_pinned, _, _ = self.step(own, pinned, point, dice[0])
+            best = max(best, 1 + self.longest(after, after_pinned, dice[1:]))
+            if best == len(dice):
+                break
+        return best
+
+    def sequences(self) -> list[tuple[tuple[int, ...], frozenset, tuple]]:
+        """Every legal move sequence (R6) as ``(own counts, pinned, moves)``.
+
+        Each move is ``(from, to, pins)``. A double is searched with sources that never rise,
+        which reaches every afterstate, plus the out-of-order moves that end the game.
+        """
+        found = []  # (own, pinned, moves, length, one larger die)
+        each_move = self.rules.win_checked_each_move
+
+        def search(own, pinned, dice, moves, highest):
+            # ``highest``: the highest source the next move may take (a double's order).
+            level = len(moves)
+            if level == len(dice):
+                found.append((own, pinned, moves, level, False))
+                return
+            die = dice[level]
+            sources = self.moves(own, die)
+            in_order = [p for p in sources if p <= highest]
+            for point in sources:
+                after, after_pinned, target, pins = self.step(own, pinned, point, die)
+                move = (point, target, pins)
+                if each_move and self.ended(after, after_pinned):
+                    length = level + 1 + self.longest(after, after_pinned, dice[level + 1 :])
+                    larger = length == 1 and die == self.larger
+                    found.append((after, after_pinned, (*moves, move), length, larger))
+                elif point <= highest:
+                    search(
+                        after, after_pinned, dice, (*moves, move), point if self.doubles else POINTS
+                    )
+            if not in_order:
+                larger = level == 1 and dice[0] == self.larger and not self.doubles
+                found.append((own, pinned, moves, level, larger))
+
+        for dice in self.orders:
+            search(self.start_own, self.start_pinned, dice, (), POINTS)
+        longest = max(entry[3] for entry in found)
+        larger_only = longest == 1 and not self.doubles and any(entry[4] for entry in found)
+        return [
+            (tuple(own[1:]), pinned, moves)
+            for own, pinned, moves, length, larger in found
+            if length == longest and (larger or not larger_only)
+        ]
+
+
+def _chains(moves: Sequence[tuple[int, int, bool]]) -> list[tuple[tuple[int, ...], tuple]]:
+    """The checkers' paths: a move from a point a checker reached this turn continues its path.
+
+    Each path is ``(points, pins)``: the points it touched, first to last, and for each point
+    after the first whether landing there pinned.
+    """
+    paths: list[tuple[list[int], list[bool]]] = []
+    for source, target, pins in moves:
+        for points, marks in reversed(paths):
+            if points[-1] == source:
+                points.append(target)
+                marks.append(pins)
+                break
+        else:
+            paths.append(([source, target], [pins]))
+    return [(tuple(points), tuple(marks)) for points, marks in paths]
+
+
+def _write(paths: list[tuple[tuple[int, ...], tuple]]) -> str:
+    """The text of a play's paths: highest first, repeated paths counted, ``pass`` if none."""
+    if not paths:
+        return PASS
+    merged: dict[tuple[int, ...], list] = {}
+    for points, marks in paths:
+        entry = merged.setdefault(points, [0, [False] * len(marks)])
+        entry[0] += 1
+        entry[1] = [a or b for a, b in zip(entry[1], marks)]
+    words = []
+    for points in sorted(merged, reverse=True):
+        count, marks = merged[points]
+        text = str(points[0]) + "".join(
+            f"/{point if point else 'off'}{'*' if mark else ''}"
+            for point, mark in zip(points[1:], marks)
+        )
+        words.append(text + (f"({count})" if count > 1 else ""))
+    return " ".join(words)
+
+
+def _preference(paths: list[tuple[tuple[int, ...], tuple]]) -> tuple:
+    """Orders the texts of one afterstate: fewest checkers moved, higher points first, a
+    checker's larger die first (lower intermediate points), and of two checkers that land on
+    the same lone opponent checker, the first written pins it."""
+    keys = sorted(
+        ((-points[0], *points[1:]), tuple(not m for m in marks)) for points, marks in paths
+    )
+    return (len(paths), keys)
+
+
+def legal_plays(
+    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+) -> list[Play]:
+    """Every legal play of ``dice`` in ``position``, with its text and moves.
+
+    One :class:`Play` per afterstate, in the order of :func:`tapa_env.legal_afterstates`;
+    the texts of a turn are all different. A turn without a legal play has the one play
+    ``pass``, whose afterstate is the position itself (R12).
+    """
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
+    dice = check_dice(dice)
+    check_rules(rules)
+    afterstates = legal_afterstates(position, dice, rules=rules)
+    turn = _Turn(position, dice, rules)
+    best: dict[bytes, tuple] = {}
+    for own, _, moves in turn.sequences():
+        own = bytes(own)
+        paths = _chains(moves)
+        preference = _preference(paths)
+        if own not in best or preference < best[own][0]:
+            best[own] = (preference, paths, moves)
+    plays = []
+    for afterstate in afterstates:
+        found = best.pop(afterstate.row[OWN_COLUMNS].tobytes(), None)
+        if found is None:
+            raise RuntimeError(
+                f"no move sequence of {dice[0]}-{dice[1]} reaches the afterstate "
+                f"{afterstate.key} of {position.key}"
+            )
+        _, paths, moves = found
+        text = _write(paths)
+        plays.append(Play(text, afterstate, tuple((source, target) for source, target, _ in moves)))
+    if best:
+        extra = next(iter(best))
+        raise RuntimeError(
+            f"a move sequence of {dice[0]}-{dice[1]} in {position.key} reaches own counts "
+            f"{list(extra)} that the engine does not list"
+        )
+    return plays
+
+
+def play_text(
+    position: Position,
+    dice: tuple[int, int],
+    afterstate: Position,
+    rules: Rules = DEFAULT_RULES,
+) -> str:
+    """The text of the play of ``dice`` that turns ``position`` into ``afterstate``.
+
+    Raises :class:`NotationError` when ``afterstate`` is not a legal afterstate of the turn.
+    """
+    for play in legal_plays(position, dice, rules=rules):
+        if play.afterstate == afterstate:
+            return play.text
+    raise NotationError(
+        f"{afterstate.key} is not a legal afterstate of {dice[0]}-{dice[1]} in {position.key}"
+    )
+
+
+# --- reading a text back -----------------------------------------------------------------------
+
+_PATH = re.compile(r"(?P<points>[^()]+?)(?:\((?P<count>\d+)\))?")
+_POINT = re.compile(r"(?P<point>\d+|off|bar)\*?")
+_HELP = "write moves such as 24/18 13/8, 13/8*/5, 6/off, 13/7(2), or pass"
+
+
+def _normalise(text: str) -> str:
+    """Lower case, no spaces around ``/``, ``*`` and the count's brackets."""
+    text = text.strip().lower()
+    text = re.sub(r"\s*/\s*", "/", text)
+    text = re.sub(r"\s*\(\s*", "(", text)
+    text = re.sub(r"\s*\)", ")", text)
+    return re.sub(r"\s+\*", "*", text)
+
+
+def _steps(dice: tuple[int, int]) -> set[int]:
+    """The pips one checker can move in a turn of ``dice``: one die, or several in a row."""
+    first, second = dice
+    if first == second:
+        return {first * n for n in range(1, 5)}
+    return {first, second, first + second}
+
+
+def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[int, ...] | None:
+    """The mover's counts after the moves written in ``text``; ``None`` for ``pass``."""
+    words = [word for word in re.split(r"[\s,]+", _normalise(text)) if word]
+    if not words:
+        raise NotationError(f"an empty play: {_HELP}")
+    if words == [PASS]:
+        return None
+    if PASS in words:
+        raise NotationError(f"{text.strip()!r} mixes 'pass' with moves: {_HELP}")
+    own = [0, *position.own]
+    steps = _steps(dice)
+    roll = f"{dice[0]}-{dice[1]}"
+    for word in words:
+        path = _PATH.fullmatch(word)
+        names = path.group("points").split("/") if path else []
+        points = [_POINT.fullmatch(name) for name in names]
+        if len(names) < 2 or not all(points):
+            raise NotationError(f"cannot read {word!r} as a move: {_HELP}")
+        values = [match.group("point") for match in points]
+        if "bar" in values:
+            raise NotationError(
+                f"{word!r}: Tapa has no bar; a checker landed on is pinned, never sent off"
+            )
+        count = int(path.group("count") or 1)
+        if not 1 <= count <= 4:
+            raise NotationError(f"{word!r}: a move is made 1 to 4 times, not {count}")
+        hops = list(zip(values, values[1:]))
+        for source, target in hops:
+            if source == "off":
+                raise NotationError(f"{word!r} moves from off: a borne-off checker stays off")
+            for value in (source, target):
+                if value != "off" and not 1 <= int(value) <= POINTS:
+                    raise NotationError(f"{word!r} names point {value}: points are 1 to 24")
+            start = int(source)
+            end = OFF if target == "off" else int(target)
+            if end >= start:
+                raise NotationError(
+                    f"{word!r} moves backwards: checkers move from higher points to lower ones "
+                    "(from 24 toward 1, then off)"
+                )
+            if end and start - end not in steps:
+                *some, last = map(str, sorted(steps))
+                raise NotationError(
+                    f"{word!r}: {start}/{end} is {start - end} pips, but with {roll} a checker "
+                    f"moves {', '.join(some)} or {last}"
+                )
+            if not end and start > max(steps):
+                raise NotationError(
+                    f"{word!r}: {start}/off needs at least {start} pips, more than {roll} gives"
+                )
+            own[start] -= count
+            if end:
+                own[end] += count
+    for point in range(1, POINTS + 1):
+        if own[point] < 0:
+            had = position.own[point - 1]
+            moved = had - own[point]
+            holds = f"which holds {had}" if had else "which holds none"
+            checkers = "checker" if moved == 1 else "checkers"
+            raise NotationError(
+                f"{text.strip()!r} moves {moved} {checkers} from point {point}, {holds}"
+            )
+    return tuple(own[1:])
+
+
+def parse_play(
+    text: str, position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+) -> Position:
+    """The afterstate of the play written ``text`` (in the mover's numbering), read loosely.
+
+    Moves may come in any order and spacing, chained (``24/18/13``), separate
+    (``24/18 18/13``) or by their two ends (``24/13``); ``off`` in any case; a ``*`` is
+    optional and ignored (the board decides what is pinned); ``13/7(2)`` moves two checkers.
+
+    Raises:
+        NotationError: (a ``ValueError``) for a text that cannot be read, or that matches no
+            legal play of the turn; the one-line message names the text and lists the legal
+            plays (their number, when there are many).
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"a play is a text such as '24/18 13/8', got {text!r}")
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
+    dice = check_dice(dice)
+    rows, _ = generate_afterstates(
+        position.row[None, :], np.array([dice]), rules=check_rules(rules), check=False
+    )
+    counts = _net_counts(text, position, dice)
+    passes = len(rows) == 1 and bytes(rows[0]) == bytes(position.row)
+    if counts is None:
+        if passes:
+            return position
+    else:
+        found = np.flatnonzero((rows[:, OWN_COLUMNS] == counts).all(axis=1))
+        if found.size:
+            return Position._trusted(rows[found[0]])
+    roll = f"{dice[0]}-{dice[1]}"
+    if passes:
+        raise NotationError(
+            f"{text.strip()!r} is not a legal play of {roll} here: nothing can be played, "
+            "the only play is pass"
+        )
+    if len(rows) > _LISTED:
+        listing = f"there are {len(rows)} legal plays"
+    else:
+        texts = [play.text for play in legal_plays(position, dice, rules=rules)]
+        listing = "the legal plays are " + ", ".join(texts)
+    if counts is None:
+        raise NotationError(f"'pass' is not allowed with {roll} here: {listing}")
+    raise NotationError(f"{text.strip()!r} is not a legal play of {roll} here: {listing}")
