@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import itertools
 import multiprocessing
 import numbers
 import os
+import re
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
@@ -67,7 +69,9 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     """``config`` checked setting by setting, before any game: a copy with clean values.
 
     Player names lose leading and trailing spaces (the copy holds the stripped names, which
-    the results then show). Raises :class:`ConfigError` naming the first setting that cannot
+    the results then show). A name with ``*`` or ``?`` is a file pattern that stands for
+    every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
+    of a sweep); a ``@2ply`` suffix applies to each. Raises :class:`ConfigError` naming the first setting that cannot
     work, and :class:`~agents.loading.PlayerSpecError` for a player name or file that names
     no player; both are ``ValueError``.
     """
@@ -77,7 +81,9 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     for position, spec in enumerate(players, start=1):
         if not isinstance(spec, str):
             raise ConfigError(f"players: player {position} must be a name or a path, got {spec!r}")
-    names = [spec.strip() for spec in players]
+    names = []
+    for spec in players:
+        names += _expand(spec.strip())
     if len(names) < 2:
         raise ConfigError(f"players needs at least two players, got {names}")
     for position, name in enumerate(names, start=1):
@@ -115,6 +121,19 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         batch=batch,
         out=None if out is None else str(out),
     )
+
+
+def _expand(name: str) -> list[str]:
+    """The files a player pattern matches (a name without ``*`` or ``?`` as it is)."""
+    if "*" not in name and "?" not in name:
+        return [name]
+    pattern, suffix = name, ""
+    if re.fullmatch(r".+@[12]ply", name):
+        pattern, suffix = name[: -len("@2ply")], name[-len("@2ply") :]
+    matches = sorted(glob.glob(os.path.expanduser(pattern), recursive=True))
+    if not matches:
+        raise ConfigError(f"players: the pattern {pattern!r} matches no file")
+    return [match + suffix for match in matches]
 
 
 def check_output_path(path: str | os.PathLike, label: str | None = None) -> Path:
@@ -241,17 +260,22 @@ def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None
 
 
 def format_table(results: dict) -> str:
-    """The round robin as text: one row per pairing, then the ratings."""
+    """The round robin as text: one row per pairing, then the ratings.
+
+    The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
+    needs it, so that the figures stay in line."""
+    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
+    width = max([34, *map(len, labels)])
     header = (
-        f"{'pairing':<34} {'games':>6} {'ppg':>7} {'95% CI':>17} {'win':>6} "
+        f"{'pairing':<{width}} {'games':>6} {'ppg':>7} {'95% CI':>17} {'win':>6} "
         f"{'single':>7} {'gammon':>7} {'mother':>7} {'draw':>6}"
     )
     lines = [header, "-" * len(header)]
-    for p in results["pairings"]:
+    for label, p in zip(labels, results["pairings"]):
         low, high = p["ppg_ci95"]
         rates = p["rates"]
         lines.append(
-            f"{p['players'][0] + ' vs ' + p['players'][1]:<34} {p['games']:>6} "
+            f"{label:<{width}} {p['games']:>6} "
             f"{p['ppg']:>+7.3f} [{low:>+7.3f},{high:>+7.3f}] {p['win_rate']:>6.1%} "
             f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
             f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
@@ -267,9 +291,10 @@ def format_table(results: dict) -> str:
         "ppg: net points per game of the first player; rates: its wins by kind, and draws."
     )
     lines.append("")
-    lines.append(f"{'player':<34} {'rating':>7} {'95% CI':>17}")
+    names = max([34, *map(len, results["ratings"])])
+    lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
     ranked = sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"])
     for name, rating in ranked:
         low, high = rating["ci95"]
-        lines.append(f"{name:<34} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
+        lines.append(f"{name:<{names}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
     return "\n".join(lines)
