@@ -71,8 +71,9 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     Player names lose leading and trailing spaces (the copy holds the stripped names, which
     the results then show). A name with ``*`` or ``?`` is a file pattern that stands for
     every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
-    of a sweep); a ``@2ply`` suffix applies to each. Raises :class:`ConfigError` naming the first setting that cannot
-    work, and :class:`~agents.loading.PlayerSpecError` for a player name or file that names
+    of a sweep); a ``@2ply`` suffix applies to each.
+
+    Raises :class:`ConfigError` naming the first setting that cannot work, and :class:`~agents.loading.PlayerSpecError` for a player name or file that names
     no player; both are ``ValueError``.
     """
     players = config.players
