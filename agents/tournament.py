@@ -73,8 +73,9 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
     of a sweep); a ``@2ply`` suffix applies to each.
 
-    Raises :class:`ConfigError` naming the first setting that cannot work, and :class:`~agents.loading.PlayerSpecError` for a player name or file that names
-    no player; both are ``ValueError``.
+    Raises :class:`ConfigError` naming the first setting that cannot work, and
+    :class:`~agents.loading.PlayerSpecError` for a player name or file that names no
+    player; both are ``ValueError``.
     """
     players = config.players
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
