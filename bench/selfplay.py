@@ -2,16 +2,22 @@
 
 Runs ``agents.training.train`` with ``configs/train.yaml``'s settings for a fixed number of
 self-play games (evaluations and checkpoints left out, everything else as configured), once
-per thread count, after a short warm-up run that loads the compiled kernels. Prints one line
-per thread count, then as its last two lines ``turns_per_second N`` and
-``games_per_second N`` of the fastest.
+per thread count in one process, and once per process count as a data-parallel run under
+``torchrun`` (one thread a process), each after a short warm-up run that loads the compiled
+kernels. Prints one line per setting, the scaling of processes over one single-threaded
+process, then as its last two lines ``turns_per_second N`` and ``games_per_second N`` of the
+fastest.
 
-    python bench/selfplay.py [--games 20000] [--threads 1 2]
+    python bench/selfplay.py [--games 20000] [--threads 1 2] [--processes 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import subprocess
+import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -56,28 +62,79 @@ def measure(config: TrainConfig, games: int, threads: int) -> tuple[float, float
     return result.turns / result.seconds, result.games / result.seconds
 
 
+def run_processes(processes: int, games: int) -> tuple[float, float]:
+    """Turns and games per second of a data-parallel run of ``processes`` under torchrun."""
+    torchrun = shutil.which("torchrun", path=str(Path(sys.executable).parent)) or "torchrun"
+    done = subprocess.run(
+        [
+            torchrun,
+            "--standalone",
+            f"--nproc_per_node={processes}",
+            __file__,
+            "--worker",
+            "--games",
+            str(games),
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "OMP_NUM_THREADS": "1"},
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"torchrun failed:\n{done.stderr[-2000:]}")
+    turns, games_rate = done.stdout.split("worker_result")[1].split()[:2]
+    return float(turns), float(games_rate)
+
+
+def worker(games: int) -> None:
+    """One rank of a data-parallel run: rank 0 prints the rates of the whole run."""
+    config = default_config()
+    measure(config, min(games, 500), 1)
+    turns, games_rate = measure(config, games, 1)
+    if os.environ.get("RANK", "0") == "0":
+        print(f"worker_result {turns} {games_rate}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=positive, default=20_000, help="games timed per run")
     parser.add_argument(
         "--threads", type=positive, nargs="+", default=[1, 2], help="thread counts to measure"
     )
+    parser.add_argument(
+        "--processes",
+        type=positive,
+        nargs="*",
+        default=[2],
+        help="process counts to measure under torchrun (none: skip)",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.games)
+        return
 
     config = default_config()
     measure(config, min(args.games, 500), 1)  # warm-up: compiled kernels loaded
     print(
         f"default config: {config.agent.encoding} encoding, hidden {config.agent.hidden}, "
-        f"{config.parallel_games} games at once, batch {config.learner.batch_size}"
+        f"{config.parallel_games} games at once per process, batch {config.learner.batch_size}"
     )
-    best = (0.0, 0.0, 0)
+    results = {}
     for threads in args.threads:
-        turns, games = measure(config, args.games, threads)
-        print(f"threads {threads}: {turns:>10,.0f} TD-updated turns/s {games:>8,.0f} games/s")
-        best = max(best, (turns, games, threads))
-    print(f"fastest: {best[2]} thread(s)")
-    print(f"turns_per_second {best[0]:.0f}")
-    print(f"games_per_second {best[1]:.0f}")
+        results[f"1 process, {threads} thread(s)"] = measure(config, args.games, threads)
+    for processes in args.processes:
+        if processes > 1:
+            results[f"{processes} processes (torchrun)"] = run_processes(processes, args.games)
+    for label, (turns, games) in results.items():
+        print(f"{label:<28} {turns:>10,.0f} TD-updated turns/s {games:>8,.0f} games/s")
+    single = results.get("1 process, 1 thread(s)")
+    for label, (turns, _) in results.items():
+        if single and "processes" in label:
+            print(f"scaling: {label} / 1 process, 1 thread = {turns / single[0]:.2f}")
+    fastest = max(results, key=lambda label: results[label][0])
+    print(f"fastest: {fastest}")
+    print(f"turns_per_second {results[fastest][0]:.0f}")
+    print(f"games_per_second {results[fastest][1]:.0f}")
 
 
 if __name__ == "__main__":
