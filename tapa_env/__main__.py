@@ -11,23 +11,9 @@ import sys
 
 import numpy as np
 
-from .game import legal_afterstates, outcome
+from .game import outcome
+from .notation import legal_plays
 from .position import Position
-
-
-def describe_play(before: Position, after: Position) -> str:
-    """The points a play left and reached, in the mover's numbering, and any new pins."""
-    left, reached = [], []
-    for point, (old, new) in enumerate(zip(before.own, after.own), start=1):
-        left += [str(point)] * max(0, old - new)
-        reached += [str(point)] * max(0, new - old)
-    borne_off = after.own_off - before.own_off
-    reached += ["off"] * borne_off
-    if not left:
-        return "no legal play: passes"
-    pins = sorted(set(after.opp_pinned) - set(before.opp_pinned))
-    text = f"from {' '.join(reversed(left))} to {' '.join(reversed(reached))}"
-    return text + (f", pins on {' '.join(map(str, pins))}" if pins else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,15 +29,16 @@ def main(argv: list[str] | None = None) -> int:
     position = Position.initial()
     sides = ("O", "X")
     print("Tapa: O and X play random legal moves. Each side counts points from its own")
-    print("start (24) to its home (1-6); the board is drawn from O's side.\n")
+    print("start (24) to its home (1-6); the board is drawn from O's side. A play reads")
+    print("24/18 13/8*: a checker from 24 to 18, one from 13 to 8 pinning a lone checker.\n")
     print(position)
     for turn in range(args.max_turns):
         side = sides[turn % 2]
         dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
-        afterstates = legal_afterstates(position, dice)
-        after = afterstates[rng.integers(len(afterstates))]
-        play = describe_play(position, after)
-        print(f"turn {turn + 1:>3}  {side} rolls {dice[0]}-{dice[1]}: {play}")
+        plays = legal_plays(position, dice)
+        chosen = plays[rng.integers(len(plays))]
+        after = chosen.afterstate
+        print(f"turn {turn + 1:>3}  {side} rolls {dice[0]}-{dice[1]}: {chosen.text}")
         result = outcome(after)
         shown = after if side == "O" else after.flip()
         if args.boards:
