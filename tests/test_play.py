@@ -19,14 +19,13 @@ import pytest
 from boards import board
 
 from agents import load_player
+from agents import terminal as play
 from tapa_env import Position, outcome
 from tapa_env.board_text import draw_framed_board, pip_counts
 from tapa_env.outcome import Outcome
 from tapa_env.rules import DEFAULT_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-import play  # noqa: E402  (the script at the repository's root)
 
 KIND = r"(a single win, 1 point|a gammon, 2 points|a mother win, 2 points)"
 CONFIRMED_GAME = "1\n\n" * 3000  # always the first play, then Enter to confirm it
@@ -328,12 +327,13 @@ def test_a_bad_setting_is_one_line_and_status_2(override, phrases):
     assert_one_line_error(run_play("opponent=random", override), *phrases)
 
 
-@pytest.mark.skipif(
-    (ROOT / play.DEFAULT_OPPONENT).exists(), reason="the shipped bot is in this checkout"
-)
-def test_without_the_shipped_bot_the_default_says_what_to_do(tmp_path):
-    done = run_play(cwd=tmp_path)
-    assert_one_line_error(done, "checkpoints/tapa-td.pt: no such", "opponent=defensive", "train")
+def test_a_missing_bot_file_says_what_to_do(tmp_path):
+    done = run_play("opponent=checkpoints/none-such.pt", cwd=tmp_path)
+    assert_one_line_error(done, "checkpoints/none-such.pt: no such", "opponent=defensive", "train")
+
+
+def test_the_default_opponent_is_the_shipped_bot():
+    assert play.PlayConfig().opponent == play.DEFAULT_OPPONENT == "checkpoints/tapa-td.pt"
 
 
 @pytest.mark.parametrize("override", ["match=abc", "confirm=maybe", "colour=red"])
