@@ -202,11 +202,13 @@ class SelfPlayRun:
         shape = NetworkShape(agent.encoding, agent.hidden, agent.activation)
         self.network = TDNetwork(shape, agent.init).to(self.device)
         self.optimizer = make_optimizer(self.network, config.learner)
-        streams = [config.seed] if ranks.rank == 0 else [config.seed, ranks.rank]
-        self.dice_seed = int(np.random.SeedSequence(streams).generate_state(1)[0])
-        if ranks.rank == 0:
+        if ranks.rank == 0:  # one process, or rank 0: the streams of the seed itself
             self.dice_seed = config.seed
-        self.rng = np.random.default_rng([*streams, 1] if ranks.rank else [config.seed, 1])
+            self.rng = np.random.default_rng([config.seed, 1])
+        else:
+            streams = np.random.SeedSequence([config.seed, ranks.rank])
+            self.dice_seed = int(streams.generate_state(1)[0])
+            self.rng = np.random.default_rng([config.seed, ranks.rank, 1])
         self.env = gym.make_vec(
             "Tapa-v0",
             num_envs=config.parallel_games,
