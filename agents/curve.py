@@ -31,6 +31,7 @@ def draw_learning_curve(run_dir: Path, out: Path | None = None) -> Path | None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
     out = Path(out) if out is not None else Path(run_dir) / "learning_curve.png"
     names = [k for k in evaluations[-1] if isinstance(evaluations[-1][k], dict)]
@@ -54,6 +55,7 @@ def draw_learning_curve(run_dir: Path, out: Path | None = None) -> Path | None:
             alpha=0.15,
         )
     axes.axhline(0.5, color="grey", linewidth=0.8)
+    axes.xaxis.set_major_formatter(FuncFormatter(_games))
     axes.set_xlabel("self-play games trained")
     axes.set_ylabel("win rate (duplicate dice)")
     axes.set_ylim(0, 1)
@@ -65,6 +67,13 @@ def draw_learning_curve(run_dir: Path, out: Path | None = None) -> Path | None:
     figure.savefig(out)
     plt.close(figure)
     return out
+
+
+def _games(value: float, _position: int) -> str:
+    """An axis label of games: 0, 250k, 1.5M."""
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:g}M"
+    return f"{value / 1000:g}k" if value else "0"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -404,6 +404,22 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
     previous = run.previous_player()
     evaluator = run.evaluator()
     window = Window()
+
+    def evaluate(evaluator, previous: TDPlayer | None) -> TDPlayer:
+        """Play the opponents and the previous evaluation's network; log; the next previous."""
+        against = dict(opponents)
+        if previous is not None:
+            against["previous"] = previous
+        player = TDPlayer(evaluator, name="td")
+        result = evaluate_player(player, against, config.eval_games, config.seed, counters.games)
+        run.evaluations.append(result)
+        _log_evaluation(logger, run.history_path, result)
+        bar.set_postfix_str(_summary(result), refresh=False)
+        run.previous_weights = {
+            k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
+        }
+        return TDPlayer(evaluator, name="previous")
+
     bar = tqdm(
         total=config.total_games,
         initial=counters.games,
@@ -415,6 +431,8 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
     )
     status = "finished"
     with StopRequest() as stop:
+        if not resumed and config.eval_every and ranks.main:
+            previous = evaluate(evaluator, previous)  # the untrained network: the curve's start
         while counters.games < config.total_games:
             # Play: value every afterstate of every game at once; each game plays its best.
             afterstates = infos["afterstates"]
@@ -479,20 +497,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 window = Window()
                 counters.next_log = _next(counters.games, config.log_every)
             if (counters.games >= counters.next_eval or finishing) and ranks.main:
-                against = dict(opponents)
-                if previous is not None:
-                    against["previous"] = previous
-                player = TDPlayer(evaluator, name="td")
-                result = evaluate_player(
-                    player, against, config.eval_games, config.seed, counters.games
-                )
-                run.evaluations.append(result)
-                _log_evaluation(logger, run.history_path, result)
-                bar.set_postfix_str(_summary(result), refresh=False)
-                previous = TDPlayer(evaluator, name="previous")
-                run.previous_weights = {
-                    k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
-                }
+                previous = evaluate(evaluator, previous)
                 counters.next_eval = _next(counters.games, config.eval_every or config.total_games)
             if counters.games >= counters.next_checkpoint or finishing or stopping:
                 every = config.checkpoint_every or config.total_games

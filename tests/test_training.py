@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from dataclasses import replace
@@ -117,7 +118,8 @@ def test_the_run_logs_what_tensorboard_shows_and_evaluates(tmp_path):
         assert sum(mix[f"games/{k}"] for k in kinds) == pytest.approx(1.0)
     assert "config" in recorder.texts
     evaluations = (tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()
-    assert len(evaluations) == 2  # at 200 games and at the end
+    assert len(evaluations) == 3  # untrained, at 200 games and at the end
+    assert json.loads(evaluations[0])["games_trained"] == 0
     assert "previous" in result.evaluation and result.evaluation["random"]["games"] == 20
     assert (tmp_path / "run" / "checkpoints" / "bot.pt").exists()
 
@@ -132,11 +134,11 @@ def test_the_same_seed_gives_the_same_weights_and_another_seed_does_not(tmp_path
 
 
 class StopAtFirstLog(Recorder):
-    """Sends this process SIGINT when the first scalars arrive, as Ctrl-C would."""
+    """Sends this process SIGINT when the first training scalars arrive, as Ctrl-C would."""
 
     def scalars(self, step: int, values: dict) -> None:
         super().scalars(step, values)
-        if len(self.logged) == 1:
+        if sum("train/learning_rate" in v for _, v in self.logged) == 1 and "train/loss" in values:
             os.kill(os.getpid(), signal.SIGINT)
 
 
