@@ -56,10 +56,21 @@ def load_player(spec: str | Path | Player) -> Player:
 
 
 def _load_bot_file(path: Path, ply: int = 1) -> Player:
-    """A TD player from a training checkpoint (:mod:`agents.checkpoint`)."""
-    from .checkpoint import evaluator_of, read, rules_of
+    """A TD player from an exported bot file (:mod:`agents.bot_file`, numpy only) or a
+    training checkpoint (:mod:`agents.checkpoint`, which needs torch).
+
+    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry) or, for
+    a file that cannot be read, by the extension ``.npz``; torch is imported only for a
+    checkpoint.
+    """
+    from . import bot_file
     from .td_player import TDPlayer
 
-    content = read(path)
     name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
+    if bot_file.is_bot_file(path) or path.suffix.lower() == bot_file.SUFFIX:
+        exported = bot_file.read(path)
+        return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
+    from .checkpoint import evaluator_of, read, rules_of
+
+    content = read(path)
     return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))
