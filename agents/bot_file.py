@@ -8,8 +8,8 @@ archive (a zip of ``.npy`` arrays) holding
     (format and version, encoding and version, rules, network shape, output layout, how far
     it trained).
 ``layers.K.weight``, ``layers.K.bias``
-    float32 ``(out, in)`` and ``(out,)``, as in ``torch.nn.Linear``, ``K`` from 0 at the
-    input to the output layer.
+    little-endian float32 ``(out, in)`` and ``(out,)``, as in ``torch.nn.Linear``, ``K``
+    from 0 at the input to the output layer.
 
 It loads with ``np.load(path, allow_pickle=False)``, so reading one never unpickles an
 object, and playing it needs numpy and numba only: this module imports no torch.
@@ -39,6 +39,8 @@ FORMAT_VERSION = 1
 SUFFIX = ".npz"
 METADATA = "metadata"
 """The archive entry (``metadata.npy``) that holds the JSON metadata."""
+FLOAT = np.dtype("<f4")
+"""The weights' dtype in the archive: little-endian float32 on every machine."""
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -104,8 +106,8 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
     arrays = {METADATA: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}
     for index, (weight, bias) in enumerate(layers):
         weight_name, bias_name = weight_names(index)
-        arrays[weight_name] = np.ascontiguousarray(weight, dtype=np.float32)
-        arrays[bias_name] = np.ascontiguousarray(bias, dtype=np.float32)
+        arrays[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
+        arrays[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -302,13 +304,13 @@ def _layers(path: Path, metadata: dict, arrays: dict[str, np.ndarray]) -> list:
             if name not in arrays:
                 raise BotFileError(f"{path}: corrupt bot file: no {name!r} entry")
             array = arrays[name]
-            if array.dtype != np.float32 or array.shape != shape:
+            if array.dtype.kind != "f" or array.dtype.itemsize != 4 or array.shape != shape:
                 raise BotFileError(
                     f"{path}: corrupt bot file: {name!r} is {array.dtype} {array.shape}, the "
                     f"network shape needs float32 {shape}"
                 )
             if not np.isfinite(array).all():
                 raise BotFileError(f"{path}: corrupt bot file: {name!r} is not all finite")
-            pair.append(array)
+            pair.append(array.astype(np.float32))  # native byte order
         layers.append(tuple(pair))
     return layers

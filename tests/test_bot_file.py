@@ -4,6 +4,7 @@ and a clear error for every file that is not one."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -29,7 +30,8 @@ from agents.equity import OUTCOMES
 from agents.exporting import bot_file_contents, export_bot_file
 from agents.network import NetworkShape, TDNetwork
 from agents.td_player import TDPlayer
-from tapa_env import DEFAULT_RULES, Rules, generate_afterstates
+from tapa_env import DEFAULT_RULES, Position, Rules, generate_afterstates
+from tapa_env.encoding import get_encoding
 from tapa_env.selfplay import random_self_play
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -266,3 +268,99 @@ def test_every_bad_bot_file_gets_a_one_line_error_naming_it(files, tmp_path):
 def test_describe_refuses_an_unknown_encoding():
     with pytest.raises(ValueError, match="unknown encoding"):
         describe("braille", [8], "sigmoid", Rules(), 0, 0)
+
+
+# --- docs/bot-files.md: what another language implements from it -------------------------
+
+BOT_FILES_DOC = ROOT / "docs" / "bot-files.md"
+
+
+def documented_raw(own: np.ndarray, opp: np.ndarray, pin: np.ndarray) -> list[float]:
+    """raw-v1 exactly as docs/bot-files.md states it; ``own[p]``, ``opp[p]``, ``pin[p]`` for
+    points ``p`` = 1..24 (index 0 unused)."""
+
+    def units(n):
+        return [n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0]
+
+    points = range(1, 25)
+    features = [u for p in points for u in units(own[p])]
+    features += [u for p in points for u in units(opp[p])]
+    features += [pin[p] == -1 for p in points] + [pin[p] == 1 for p in points]
+    features += [(15 - sum(own)) / 15, (15 - sum(opp)) / 15]
+    features += [own[24] / 15, own[24] == 1, own[24] == 1 and pin[24] == -1]
+    features += [opp[1] / 15, opp[1] == 1, opp[1] == 1 and pin[1] == 1]
+    return [float(f) for f in features]
+
+
+def documented_expert(own: np.ndarray, opp: np.ndarray, pin: np.ndarray) -> list[float]:
+    """The ten expert-v1 features exactly as docs/bot-files.md states them."""
+    points = range(1, 25)
+
+    def own_movable(q):
+        return 1 <= q <= 24 and own[q] > 0 and pin[q] != -1
+
+    def opp_movable(q):
+        return 1 <= q <= 24 and opp[q] > 0 and pin[q] != 1
+
+    return [
+        sum(own[p] * p for p in points) / 360,
+        sum(opp[p] * (25 - p) for p in points) / 360,
+        sum(
+            own[p] == 1 and pin[p] == 0 and any(opp_movable(p - d) for d in range(1, 7))
+            for p in points
+        )
+        / 5,
+        sum(
+            opp[p] == 1 and pin[p] == 0 and any(own_movable(p + d) for d in range(1, 7))
+            for p in points
+        )
+        / 5,
+        sum(pin[p] == 1 for p in points) / 5,
+        sum(pin[p] == -1 for p in points) / 5,
+        sum(own[p] >= 2 for p in range(1, 7)) / 6,
+        sum(opp[p] >= 2 for p in range(19, 25)) / 6,
+        float(own[24] == 1 and pin[24] == 0 and any(opp_movable(q) for q in range(18, 24))),
+        float(opp[1] == 1 and pin[1] == 0 and any(own_movable(q) for q in range(2, 8))),
+    ]
+
+
+def test_the_documented_features_are_the_encodings_features():
+    record = random_self_play(12, seed=4)
+    rows, _ = generate_afterstates(record.positions[::3], record.dice[::3])
+    rows = rows[:: max(1, len(rows) // 3000)]
+    encoded = get_encoding("expert").encode(rows)
+    assert get_encoding("raw").size == 248 and encoded.shape[1] == 258
+    for row, ours in zip(rows, encoded):
+        own, opp, pin = (np.concatenate([[0], row[k : k + 24]]).astype(int) for k in (0, 24, 48))
+        documented = documented_raw(own, opp, pin) + documented_expert(own, opp, pin)
+        np.testing.assert_allclose(ours, documented, rtol=1e-6, atol=1e-7)
+
+
+def test_the_documented_worked_example_and_metadata_are_what_the_code_writes():
+    text = BOT_FILES_DOC.read_text()
+    (example,) = [json.loads(b) for b in re.findall(r"```json\n(.+?)\n```", text, re.DOTALL)]
+    metadata, _ = bot_file_contents(make_checkpoint(NetworkShape("raw", (80,), "sigmoid")))
+    assert set(example) == set(metadata)
+    assert example["network"] == metadata["network"] and example["rules"] == metadata["rules"]
+    for key in set(example) - {"network"}:  # the table gives network's keys one by one
+        assert f"| `{key}`" in text or f", `{key}`" in text, key
+    for key in metadata["network"]:
+        assert f"`network.{key}`" in text, key
+    # The opening 24/13 from the side that played it.
+    after = Position.from_key("13:1,24:14|1:15|")
+    assert "`13:1,24:14|1:15|`" in text
+    (features,) = get_encoding("raw").encode(after.row[None])
+    nonzero = {int(c): float(features[c]) for c in np.flatnonzero(features)}
+    assert nonzero == {
+        48: 1.0,
+        92: 1.0,
+        93: 1.0,
+        94: 1.0,
+        95: 5.5,
+        96: 1.0,
+        97: 1.0,
+        98: 1.0,
+        99: 6.0,
+        242: pytest.approx(14 / 15),
+        245: 1.0,
+    }
