@@ -134,9 +134,12 @@ def is_bot_file(path: Path) -> bool:
     """Whether ``path`` is a zip archive with a ``metadata.npy`` entry (by content, not name).
 
     ``False`` for anything else, a torch checkpoint (also a zip archive) included, and for a
-    file that cannot be read; :func:`read` then says what is wrong.
+    file that cannot be read; :func:`read` then says what is wrong. Opens regular files only
+    (never waits on a named pipe).
     """
     try:
+        if not Path(path).is_file():
+            return False
         with Path(path).open("rb") as file:
             if file.read(len(_ZIP_MAGIC)) != _ZIP_MAGIC:
                 return False

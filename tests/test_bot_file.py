@@ -4,6 +4,7 @@ and a clear error for every file that is not one."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -263,6 +264,15 @@ def test_every_bad_bot_file_gets_a_one_line_error_naming_it(files, tmp_path):
         assert str(path) in message and "\n" not in message, message
         with pytest.raises(PlayerSpecError, match=reason):
             load_player(str(path))
+
+
+def test_a_named_pipe_is_refused_without_waiting_on_it(tmp_path):
+    for name in ("bot.npz", "bot.pt", "bot"):
+        pipe = tmp_path / name
+        os.mkfifo(pipe)
+        assert not is_bot_file(pipe)
+        with pytest.raises(PlayerSpecError, match="not a regular file"):
+            load_player(str(pipe))
 
 
 def test_describe_refuses_an_unknown_encoding():
