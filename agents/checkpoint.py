@@ -38,7 +38,7 @@ from tapa_env.rules import Rules
 
 from .equity import OUTCOMES
 from .evaluator import Evaluator
-from .loading import PlayerSpecError
+from .loading import PlayerSpecError, check_trained_rules
 from .network import NetworkShape, TDNetwork
 
 FORMAT = "tapa-rl/td-checkpoint"
@@ -233,12 +233,7 @@ def evaluator_of(content: dict, threads: int = 1) -> Evaluator:
 
 def check_rules(path: Path, content: dict, rules: Rules) -> None:
     """Raise :class:`CheckpointError` when the checkpoint was trained under other rules."""
-    trained = rules_of(content)
-    if trained != rules:
-        differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
-        trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
-        asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
-        raise CheckpointError(
-            f"{path}: trained under other rules ({trained_flags}); it would misjudge "
-            f"positions under {asked_flags}"
-        )
+    try:
+        check_trained_rules(path, rules_of(content), rules)
+    except PlayerSpecError as error:
+        raise CheckpointError(str(error)) from None

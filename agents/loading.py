@@ -61,11 +61,37 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
 
 
 def _load_bot_file(path: Path, rules: Rules, ply: int = 1) -> Player:
-    """A TD player from a training checkpoint (:mod:`agents.checkpoint`)."""
-    from .checkpoint import check_rules, evaluator_of, read, rules_of
+    """A TD player from an exported bot file (:mod:`agents.bot_file`, numpy only) or a
+    training checkpoint (:mod:`agents.checkpoint`, which needs torch).
+
+    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry) or, for
+    a file that cannot be read, by the extension ``.npz``; torch is imported only for a
+    checkpoint. A bot made for other rules than ``rules`` is refused.
+    """
+    from . import bot_file
     from .td_player import TDPlayer
 
-    content = read(path)
-    check_rules(path, content, rules)
     name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
+    if bot_file.is_bot_file(path) or path.suffix.lower() == bot_file.SUFFIX:
+        exported = bot_file.read(path)
+        check_trained_rules(path, exported.rules, rules)
+        return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
+    from .checkpoint import evaluator_of, read, rules_of
+
+    content = read(path)
+    check_trained_rules(path, rules_of(content), rules)
     return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))
+
+
+def check_trained_rules(path: Path, trained: Rules, rules: Rules) -> None:
+    """Raise :class:`PlayerSpecError` when a bot trained under ``trained`` would play under
+    other ``rules``: it would misjudge the positions where they differ."""
+    if trained == rules:
+        return
+    differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
+    trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
+    asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
+    raise PlayerSpecError(
+        f"{path}: trained under other rules ({trained_flags}); it would misjudge "
+        f"positions under {asked_flags}"
+    )

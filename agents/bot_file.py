@@ -1,0 +1,319 @@
+"""Exported bot files: a trained network in a numpy ``.npz`` archive; no torch needed.
+
+A bot file is what ``python export.py`` writes (docs/bot-files.md): an uncompressed ``.npz``
+archive (a zip of ``.npy`` arrays) holding
+
+``metadata``
+    ``uint8`` ``(n,)``: UTF-8 JSON text, an object with the keys of :func:`describe`
+    (format and version, encoding and version, rules, network shape, output layout, how far
+    it trained).
+``layers.K.weight``, ``layers.K.bias``
+    little-endian float32 ``(out, in)`` and ``(out,)``, as in ``torch.nn.Linear``, ``K``
+    from 0 at the input to the output layer.
+
+It loads with ``np.load(path, allow_pickle=False)``, so reading one never unpickles an
+object, and playing it needs numpy and numba only: this module imports no torch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tapa_env.encoding import ENCODINGS, get_encoding
+from tapa_env.rules import Rules
+
+from .equity import OUTCOME_POINTS, OUTCOMES
+from .evaluator import ACTIVATIONS, Evaluator
+from .loading import PlayerSpecError
+
+FORMAT = "tapa-rl/bot"
+FORMAT_VERSION = 1
+SUFFIX = ".npz"
+METADATA = "metadata"
+"""The archive entry (``metadata.npy``) that holds the JSON metadata."""
+FLOAT = np.dtype("<f4")
+"""The weights' dtype in the archive: little-endian float32 on every machine."""
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+class BotFileError(PlayerSpecError):
+    """A file that is not a usable tapa-rl bot file; the message names the file and why."""
+
+
+def weight_names(layer: int) -> tuple[str, str]:
+    """The archive names of layer ``layer``'s weight and bias."""
+    return f"layers.{layer}.weight", f"layers.{layer}.bias"
+
+
+def describe(
+    encoding: str,
+    hidden: list[int] | tuple[int, ...],
+    activation: str,
+    rules: Rules,
+    games_trained: int,
+    turns_trained: int,
+) -> dict[str, Any]:
+    """The metadata of a bot file, as a dict that ``json.dumps`` writes.
+
+    Keys: ``format`` (:data:`FORMAT`), ``format_version`` (:data:`FORMAT_VERSION`),
+    ``encoding`` and ``encoding_version``, ``rules`` (``{flag: bool}``), ``network``
+    (``hidden`` widths input side first, ``activation``, ``input_size``, ``layers`` (the
+    number of weight layers), ``output`` (``"logits"``), ``outcomes`` (the five outcome
+    names in output order) and ``outcome_points`` (each outcome's points, for the equity)),
+    ``games_trained`` and ``turns_trained``.
+    """
+    coding = get_encoding(encoding)
+    hidden = [int(width) for width in hidden]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "encoding": coding.name,
+        "encoding_version": coding.version,
+        "rules": {name: bool(value) for name, value in vars(rules).items()},
+        "network": {
+            "hidden": hidden,
+            "activation": activation,
+            "input_size": coding.size,
+            "layers": len(hidden) + 1,
+            "output": "logits",
+            "outcomes": list(OUTCOMES),
+            "outcome_points": [int(points) for points in OUTCOME_POINTS],
+        },
+        "games_trained": int(games_trained),
+        "turns_trained": int(turns_trained),
+    }
+
+
+def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Write a bot file to ``path`` atomically (a temporary file beside it, then a rename).
+
+    Args:
+        path: the file to write; a crash while writing leaves a previous file whole.
+        metadata: the dict of :func:`describe`.
+        layers: ``[(weight, bias), ...]`` from the input to the output layer, each ``weight``
+            ``(out, in)`` and ``bias`` ``(out,)``; stored as float32.
+    """
+    path = Path(path)
+    text = json.dumps(metadata, indent=1, sort_keys=True)
+    arrays = {METADATA: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}
+    for index, (weight, bias) in enumerate(layers):
+        weight_name, bias_name = weight_names(index)
+        arrays[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
+        arrays[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, **arrays)
+            file.flush()
+            os.fsync(file.fileno())
+        publish(Path(temporary), path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def publish(temporary: Path, path: Path) -> None:
+    """Rename a finished ``temporary`` file to ``path``, readable as an ordinary new file
+    would be (the temporary file is private to its owner until then)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)
+    os.replace(temporary, path)
+
+
+def is_bot_file(path: Path) -> bool:
+    """Whether ``path`` is a zip archive with a ``metadata.npy`` entry (by content, not name).
+
+    ``False`` for anything else, a torch checkpoint (also a zip archive) included, and for a
+    file that cannot be read; :func:`read` then says what is wrong. Opens regular files only
+    (never waits on a named pipe).
+    """
+    try:
+        if not Path(path).is_file():
+            return False
+        with Path(path).open("rb") as file:
+            if file.read(len(_ZIP_MAGIC)) != _ZIP_MAGIC:
+                return False
+        with zipfile.ZipFile(path) as archive:
+            return f"{METADATA}.npy" in archive.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return False
+
+
+@dataclass(frozen=True)
+class BotFile:
+    """A bot file, read and checked.
+
+    Attributes:
+        metadata: the JSON metadata (keys of :func:`describe`, and any newer ones).
+        layers: ``[(weight, bias), ...]`` float32, input layer first, ``weight`` ``(out, in)``.
+    """
+
+    metadata: dict[str, Any]
+    layers: list[tuple[np.ndarray, np.ndarray]]
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the network was trained under."""
+        return Rules.from_mapping(dict(self.metadata["rules"]))
+
+    def evaluator(self, threads: int = 1) -> Evaluator:
+        """The numpy evaluator of these weights: afterstate rows in, outcome probabilities out."""
+        network = self.metadata["network"]
+        return Evaluator(
+            self.metadata["encoding"], network["activation"], self.layers, threads=threads
+        )
+
+
+def read(path: Path) -> BotFile:
+    """Read and check a bot file; :class:`BotFileError` names the file and the problem.
+
+    Refuses a missing, empty, truncated or corrupt file, a file that is not a ``.npz``
+    archive or holds no tapa-rl metadata, another format version, an encoding this version
+    does not know, and weights that do not fit the recorded network shape.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise BotFileError(f"{path}: no such checkpoint or bot file")
+    if path.is_dir():
+        raise BotFileError(f"{path}: is a directory, not a checkpoint or bot file")
+    if not path.is_file():
+        raise BotFileError(f"{path}: is not a regular file, so not a checkpoint or bot file")
+    try:
+        with path.open("rb") as file:
+            head = file.read(len(_ZIP_MAGIC))
+    except OSError as error:
+        raise BotFileError(f"{path}: cannot be read ({error.strerror or error})") from None
+    if not head:
+        raise BotFileError(f"{path}: is empty, not a bot file")
+    if head != _ZIP_MAGIC:
+        raise BotFileError(f"{path}: is not a tapa-rl bot file (not an .npz archive)")
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except Exception as error:  # zipfile, zlib and numpy's format reader raise many kinds
+        if "allow_pickle" in str(error):
+            raise BotFileError(
+                f"{path}: is not a tapa-rl bot file (it holds pickled objects, which are "
+                "never unpickled)"
+            ) from None
+        raise BotFileError(
+            f"{path}: cannot be read as a bot file (corrupt or truncated?): {_first_line(error)}"
+        ) from None
+    if METADATA not in arrays:
+        raise BotFileError(f"{path}: is not a tapa-rl bot file (no {METADATA!r} entry)")
+    metadata = _metadata(path, arrays[METADATA])
+    _check_metadata(path, metadata)
+    return BotFile(metadata, _layers(path, metadata, arrays))
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _metadata(path: Path, array: np.ndarray) -> dict:
+    if array.dtype != np.uint8 or array.ndim != 1:
+        raise BotFileError(
+            f"{path}: corrupt bot file: {METADATA!r} is {array.dtype} {array.shape}, "
+            "not uint8 UTF-8 JSON text"
+        )
+    try:
+        metadata = json.loads(array.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise BotFileError(
+            f"{path}: corrupt bot file: its metadata is not JSON ({_first_line(error)})"
+        ) from None
+    if not isinstance(metadata, dict) or "format" not in metadata:
+        raise BotFileError(f"{path}: is not a tapa-rl bot file (no 'format' in its metadata)")
+    return metadata
+
+
+def _check_metadata(path: Path, metadata: dict) -> None:
+    if metadata["format"] != FORMAT:
+        raise BotFileError(
+            f"{path}: holds format {metadata['format']!r}, not a tapa-rl bot file ({FORMAT!r})"
+        )
+    if metadata.get("format_version") != FORMAT_VERSION:
+        raise BotFileError(
+            f"{path}: bot file format version {metadata.get('format_version')!r}; this "
+            f"version of tapa-rl reads version {FORMAT_VERSION}"
+        )
+    for key in ("encoding", "encoding_version", "rules", "network"):
+        if key not in metadata:
+            raise BotFileError(f"{path}: corrupt bot file: no {key!r} in its metadata")
+    name, version = metadata["encoding"], metadata["encoding_version"]
+    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    if encoding is None or encoding.version != version:
+        known = ", ".join(f"{e.name} {e.version}" for e in ENCODINGS.values())
+        raise BotFileError(
+            f"{path}: made for encoding {name!r} version {version!r}, which this version "
+            f"of tapa-rl does not have (it has {known})"
+        )
+    network = metadata["network"]
+    if not isinstance(network, dict):
+        raise BotFileError(f"{path}: corrupt bot file: 'network' is not an object")
+    hidden = network.get("hidden")
+    if (
+        not isinstance(hidden, list)
+        or not hidden
+        or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in hidden)
+    ):
+        raise BotFileError(
+            f"{path}: corrupt bot file: network 'hidden' is {hidden!r}, not a list of widths"
+        )
+    if network.get("activation") not in ACTIVATIONS:
+        raise BotFileError(
+            f"{path}: corrupt bot file: unknown activation {network.get('activation')!r} "
+            f"(this version knows {', '.join(ACTIVATIONS)})"
+        )
+    if network.get("input_size") != encoding.size:
+        raise BotFileError(
+            f"{path}: corrupt bot file: input_size {network.get('input_size')!r}, but the "
+            f"{encoding.version} encoding has {encoding.size} features"
+        )
+    if network.get("outcomes") != list(OUTCOMES):
+        raise BotFileError(
+            f"{path}: bot file outputs {network.get('outcomes')!r}; this version of tapa-rl "
+            f"plays networks whose outputs are {list(OUTCOMES)}"
+        )
+    if network.get("output", "logits") != "logits":
+        raise BotFileError(
+            f"{path}: bot file output {network.get('output')!r}; this version of tapa-rl "
+            "plays networks whose outputs are logits"
+        )
+    try:
+        Rules.from_mapping(dict(metadata["rules"]))
+    except (ValueError, TypeError) as error:
+        raise BotFileError(f"{path}: corrupt bot file: {_first_line(error)}") from None
+
+
+def _layers(path: Path, metadata: dict, arrays: dict[str, np.ndarray]) -> list:
+    network = metadata["network"]
+    sizes = [network["input_size"], *network["hidden"], len(OUTCOMES)]
+    layers = []
+    for index, (inputs, outputs) in enumerate(zip(sizes[:-1], sizes[1:])):
+        pair = []
+        for name, shape in zip(weight_names(index), [(outputs, inputs), (outputs,)]):
+            if name not in arrays:
+                raise BotFileError(f"{path}: corrupt bot file: no {name!r} entry")
+            array = arrays[name]
+            if array.dtype.kind != "f" or array.dtype.itemsize != 4 or array.shape != shape:
+                raise BotFileError(
+                    f"{path}: corrupt bot file: {name!r} is {array.dtype} {array.shape}, the "
+                    f"network shape needs float32 {shape}"
+                )
+            if not np.isfinite(array).all():
+                raise BotFileError(f"{path}: corrupt bot file: {name!r} is not all finite")
+            pair.append(array.astype(np.float32))  # native byte order
+        layers.append(tuple(pair))
+    return layers

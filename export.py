@@ -1,0 +1,102 @@
+"""Export a trained bot for play without the training code: ``python export.py checkpoint=PATH``.
+
+Writes the checkpoint's network as a bot file (``.npz``: the weights and JSON metadata, which
+``agents.load_player`` and ``evaluate.py`` play with numpy alone) and, with ``onnx=true``, an
+ONNX model of it as well (docs/bot-files.md). ``python export.py --help`` lists every setting.
+
+Every setting is checked before anything is written. A mistake in the command line or the
+settings, or a checkpoint that cannot be read, exits with status 2 after a one-line message
+on stderr (Hydra's few lines for an override it cannot apply, such as ``onnx=maybe``). An
+ONNX model that cannot be exported or fails its check against torch is not written, and the
+status is 3. The status is 1, with a traceback, only for a fault of the program itself.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+from agents.checkpoint import CheckpointError, network_of, read
+from agents.exporting import (
+    ONNX_TOLERANCE,
+    ExportConfig,
+    ExportError,
+    bot_file_difference,
+    check_afterstates,
+    export_bot_file,
+    export_onnx,
+    plan,
+    require_onnx_packages,
+)
+
+EXIT_USAGE = 2  # a mistake in the command line, the settings or the checkpoint
+EXIT_CHECK_FAILED = 3  # the ONNX model does not compute what the network does
+
+ConfigStore.instance().store(name="export_schema", node=ExportConfig)
+_job_started = False  # whether Hydra composed the config and called main
+
+
+def fail(message: str, status: int = EXIT_USAGE) -> None:
+    print(f"export.py: error: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+@hydra.main(version_base="1.3", config_path="configs", config_name="export")
+def main(cfg: DictConfig) -> None:
+    global _job_started
+    _job_started = True
+    settings = ExportConfig.__dataclass_fields__
+    unknown = [key for key in cfg if key not in settings]
+    if unknown:
+        fail(f"unknown setting {unknown[0]!r}: the settings are {', '.join(settings)}")
+    if OmegaConf.is_missing(cfg, "checkpoint"):
+        fail(
+            "checkpoint=PATH is required: the training checkpoint to export, such as "
+            "checkpoint=runs/default/checkpoints/bot.pt"
+        )
+    config: ExportConfig = OmegaConf.to_object(cfg)
+    try:
+        paths = plan(config)
+        content = read(paths.checkpoint)
+        if paths.onnx is not None:
+            require_onnx_packages()
+    except (ExportError, CheckpointError) as error:
+        fail(str(error))
+    exported = export_bot_file(content, paths.out)
+    network = exported.metadata["network"]
+    print(
+        f"bot file: {paths.out} ({paths.out.stat().st_size:,} bytes; "
+        f"{exported.metadata['encoding_version']}, hidden {network['hidden']} "
+        f"{network['activation']}, {exported.metadata['games_trained']:,} games trained)"
+    )
+    rows = check_afterstates(exported.rules)
+    difference = bot_file_difference(exported, network_of(content), rows)
+    print(
+        f"  numpy evaluator vs torch: max abs difference {difference:.2e} over "
+        f"{len(rows):,} afterstates"
+    )
+    if paths.onnx is None:
+        return
+    try:
+        report = export_onnx(content, paths.onnx)
+    except ExportError as error:
+        fail(str(error), EXIT_CHECK_FAILED)
+    print(f"ONNX model: {paths.onnx} ({paths.onnx.stat().st_size:,} bytes; {report.exporter})")
+    print(
+        f"  onnxruntime vs torch: max abs difference {report.difference:.2e} over "
+        f"{report.afterstates:,} encoded afterstates (at most {ONNX_TOLERANCE:.0e} allowed)"
+    )
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit as stop:
+        # Hydra exits with 1 after its message about a bad override (an unknown key, a
+        # value of the wrong type) without calling main: a mistake in the command line too.
+        if stop.code == 1 and not _job_started:
+            sys.exit(EXIT_USAGE)
+        raise
