@@ -21,9 +21,10 @@ import json
 import os
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -108,11 +109,18 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
         weight_name, bias_name = weight_names(index)
         arrays[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
         arrays[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
+    write_atomically(path, lambda file: np.savez(file, **arrays))
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename
+    it into place: a crash while writing leaves the previous file whole."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as file:
-            np.savez(file, **arrays)
+            write(file)
             file.flush()
             os.fsync(file.fileno())
         publish(Path(temporary), path)

@@ -22,10 +22,8 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 
 from __future__ import annotations
 
-import os
 import pickle
 import re
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
@@ -36,6 +34,7 @@ import torch
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
+from .bot_file import write_atomically
 from .equity import OUTCOMES
 from .evaluator import Evaluator
 from .loading import PlayerSpecError, check_trained_rules
@@ -102,18 +101,7 @@ def save(path: Path, content: dict) -> None:
 
     A crash while writing leaves the previous file whole.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            torch.save(content, file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, lambda file: torch.save(content, file))
 
 
 def slim(content: dict) -> dict:

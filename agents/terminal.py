@@ -21,7 +21,7 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
 from .players import Player
 
-DEFAULT_OPPONENT = "checkpoints/tapa-td.pt"
+DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
 FIRST = ("roll", "you", "bot")
 HINTS_SHOWN = 3
 QUIT_WORDS = ("quit", "exit", "q")

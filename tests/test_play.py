@@ -333,7 +333,7 @@ def test_a_missing_bot_file_says_what_to_do(tmp_path):
 
 
 def test_the_default_opponent_is_the_shipped_bot():
-    assert play.PlayConfig().opponent == play.DEFAULT_OPPONENT == "checkpoints/tapa-td.pt"
+    assert play.PlayConfig().opponent == play.DEFAULT_OPPONENT == "checkpoints/tapa-td.pt@2ply"
 
 
 @pytest.mark.parametrize("override", ["match=abc", "confirm=maybe", "colour=red"])
