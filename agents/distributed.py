@@ -1,9 +1,15 @@
 """Data-parallel training with ``torch.distributed``: what the ranks agree on, and nothing more.
 
 Under ``torchrun`` every rank (process) plays its own games with its own dice and keeps its
-own targets; the ranks average their gradients before each optimizer step, so the networks
-stay identical. Rank 0 alone logs, evaluates and writes checkpoints, with every rank's games
-in flight gathered into the one checkpoint. Without ``torchrun`` (no ``WORLD_SIZE`` in the
+own targets. Every few steps the ranks agree on the games played and on whether a round of
+minibatch steps is due (one collective). A round runs on every rank from the same weights,
+each on its own targets; then the ranks average their updates (the weights and the
+optimizer's moment estimates, in one all-reduce), so after every round the networks and
+optimizers are identical again. Few collectives, since one costs about half a millisecond
+on a small machine: that is what lets a second process pay.
+
+Rank 0 alone logs, evaluates and writes checkpoints, with every rank's games in flight
+gathered into the one checkpoint. Without ``torchrun`` (no ``WORLD_SIZE`` in the
 environment) :class:`Ranks` is a single rank and every method is a no-op.
 """
 
@@ -14,6 +20,10 @@ from typing import Any
 
 import torch
 import torch.distributed as dist
+
+SYNC_STEPS = 8
+"""Steps of the vector env between the ranks' agreements on counts: fewer collectives, and
+the ranks' uneven steps even out in between."""
 
 
 class Ranks:
@@ -26,6 +36,7 @@ class Ranks:
     def __init__(self, device: torch.device) -> None:
         self.world = int(os.environ.get("WORLD_SIZE", "1"))
         self.rank = int(os.environ.get("RANK", "0"))
+        self.sync_every = 1 if self.world == 1 else SYNC_STEPS
         self.device = torch.device("cpu")
         if self.world > 1:
             backend = "nccl" if device.type == "cuda" else "gloo"
@@ -41,18 +52,26 @@ class Ranks:
         """Whether this is rank 0: the one that logs, evaluates and checkpoints."""
         return self.rank == 0
 
-    def average_gradients(self, parameters: list[torch.nn.Parameter]) -> None:
-        """Replace every gradient by its mean over the ranks (one all-reduce)."""
+    def average_update(self, network: torch.nn.Module, optimizer: torch.optim.Optimizer) -> None:
+        """Replace the weights and every tensor of the optimizer's state (Adam's moments) by
+        their mean over the ranks, in one all-reduce; counters such as Adam's step count are
+        the same on every rank already."""
         if self.world == 1:
             return
-        grads = [p.grad for p in parameters]
-        flat = torch.cat([g.reshape(-1) for g in grads])
+        tensors = [p.data for p in network.parameters()]
+        for parameter in network.parameters():
+            state = optimizer.state.get(parameter, {})
+            # The moment estimates have the parameter's shape; the step count is a scalar.
+            tensors += [
+                v for v in state.values() if torch.is_tensor(v) and v.shape == parameter.shape
+            ]
+        flat = torch.cat([t.reshape(-1) for t in tensors])
         dist.all_reduce(flat)
         flat /= self.world
         offset = 0
-        for grad in grads:
-            grad.copy_(flat[offset : offset + grad.numel()].view_as(grad))
-            offset += grad.numel()
+        for tensor in tensors:
+            tensor.copy_(flat[offset : offset + tensor.numel()].view_as(tensor))
+            offset += tensor.numel()
 
     def agree(
         self, ready_batches: int, games: int, turns: int, stop: bool
@@ -62,11 +81,16 @@ class Ranks:
         (sums), and whether any rank was asked to stop."""
         if self.world == 1:
             return ready_batches, games, turns, stop
-        sums = torch.tensor([games, turns], dtype=torch.int64)
-        dist.all_reduce(sums, op=dist.ReduceOp.SUM)
-        highest = torch.tensor([-ready_batches, int(stop)], dtype=torch.int64)
-        dist.all_reduce(highest, op=dist.ReduceOp.MAX)  # the max of -ready is -(the min)
-        return int(-highest[0]), int(sums[0]), int(sums[1]), bool(highest[1])
+        mine = torch.tensor([ready_batches, games, turns, int(stop)], dtype=torch.int64)
+        everyone = [torch.zeros_like(mine) for _ in range(self.world)]
+        dist.all_gather(everyone, mine)  # one collective, then each rank reduces alike
+        table = torch.stack(everyone)
+        return (
+            int(table[:, 0].min()),
+            int(table[:, 1].sum()),
+            int(table[:, 2].sum()),
+            bool(table[:, 3].max()),
+        )
 
     def gather(self, value: Any) -> list[Any] | None:
         """Every rank's ``value`` on rank 0 (``None`` elsewhere)."""

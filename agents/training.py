@@ -100,17 +100,13 @@ def td_step(
     optimizer: torch.optim.Optimizer,
     features: torch.Tensor,
     targets: torch.Tensor,
-    ranks: Ranks | None = None,
 ) -> tuple[float, float]:
     """One minibatch step: cross-entropy of the predicted outcome distribution against the
-    λ-return targets, the gradients averaged over the ``ranks`` of a data-parallel run.
-    Returns the loss and the mean absolute TD error in equity (points)."""
+    λ-return targets. Returns the loss and the mean absolute TD error in equity (points)."""
     logits = network(features)
     loss = -(targets * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
-    if ranks is not None:
-        ranks.average_gradients(list(network.parameters()))
     optimizer.step()
     with torch.no_grad():
         points = torch.from_numpy(OUTCOME_POINTS).to(targets.device)
@@ -430,6 +426,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
         mininterval=1.0,
     )
     status = "finished"
+    steps = unsynced_games = unsynced_turns = 0  # since the ranks last agreed
     with StopRequest() as stop:
         if not resumed and config.eval_every and ranks.main:
             previous = evaluate(evaluator, previous)  # the untrained network: the curve's start
@@ -463,10 +460,17 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 window.game_turns += int(last[-1] + 1)
                 window.games += len(ended)
 
-            # The ranks agree on the counts (a single process: these are its own).
+            # The ranks agree on the counts every few steps (a single process: every step,
+            # on its own counts); what follows happens on agreed counts only.
+            unsynced_games += int(resetting.sum())
+            unsynced_turns += len(playing)
+            steps += 1
+            if steps % ranks.sync_every:
+                continue
             ready, games, turns, stopping = ranks.agree(
-                run.pool.ready(), int(resetting.sum()), len(playing), bool(stop.requested)
+                run.pool.ready(), unsynced_games, unsynced_turns, bool(stop.requested)
             )
+            unsynced_games = unsynced_turns = 0
             counters.games += games
             counters.turns += turns
             bar.update(games)
@@ -481,11 +485,12 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                     features = run.encoding.encode(rows, check=False)
                     features = torch.from_numpy(features).to(run.device)
                     targets = torch.from_numpy(targets).to(run.device)
-                    loss, error = td_step(run.network, run.optimizer, features, targets, ranks)
+                    loss, error = td_step(run.network, run.optimizer, features, targets)
                     window.loss += loss
                     window.error += error
                     window.steps += 1
                     counters.updates += 1
+                ranks.average_update(run.network, run.optimizer)
                 run.check_finite(loss)
                 evaluator = run.evaluator()
 

@@ -39,7 +39,7 @@ def torchrun(run_dir: Path, games: int, processes: int = 2) -> list[dict]:
     return [json.loads((run_dir / f"digests-{r}.json").read_text()) for r in range(processes)]
 
 
-def test_two_gloo_ranks_train_with_identical_weights_after_every_update(tmp_path):
+def test_two_gloo_ranks_hold_identical_weights_and_optimizers_after_every_update(tmp_path):
     records = torchrun(tmp_path / "run", 400)
     first, second = records
     assert first["status"] == second["status"] == "finished"

@@ -194,13 +194,13 @@ def test_a_diverging_run_stops_and_keeps_the_last_good_checkpoint(tmp_path, monk
     real_step = training.td_step
     steps = []
 
-    def poisoned_step(network, optimizer, features, targets, ranks=None):
+    def poisoned_step(network, optimizer, features, targets):
         steps.append(1)
         if len(steps) > 3:
             with torch.no_grad():
                 network.layers[0].weight[0, 0] = float("nan")
             return float("nan"), float("nan")
-        return real_step(network, optimizer, features, targets, ranks)
+        return real_step(network, optimizer, features, targets)
 
     monkeypatch.setattr(training, "td_step", poisoned_step)
     with pytest.raises(TrainingDiverged, match="diverged after .* games .*kept at"):

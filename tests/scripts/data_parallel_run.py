@@ -2,8 +2,9 @@
 
     torchrun --standalone --nproc_per_node=2 tests/scripts/data_parallel_run.py RUN_DIR GAMES
 
-Every rank records a digest of its weights after every minibatch step into
-RUN_DIR/digests-<rank>.json, so the test can check that the ranks never drift apart.
+Every rank records a digest of its weights and optimizer state after every update (a round
+of minibatch steps, then the ranks' average) into RUN_DIR/digests-<rank>.json, so the test
+can check that the ranks never drift apart.
 """
 
 from __future__ import annotations
@@ -18,20 +19,22 @@ import torch
 
 import agents.training as training
 from agents.config import LearnerConfig, TrainConfig
+from agents.distributed import Ranks
 
 
 def main() -> None:
     run_dir, games = Path(sys.argv[1]), int(sys.argv[2])
     digests = []
-    real_step = training.td_step
+    real_average = Ranks.average_update
 
-    def recording_step(network, optimizer, features, targets, ranks=None):
-        result = real_step(network, optimizer, features, targets, ranks)
+    def recording_average(self, network, optimizer):
+        real_average(self, network, optimizer)
         flat = torch.cat([p.detach().reshape(-1) for p in network.parameters()])
+        moments = [v for state in optimizer.state.values() for v in state.values()]
+        flat = torch.cat([flat, *(v.detach().reshape(-1).float() for v in moments)])
         digests.append(hashlib.sha256(flat.numpy().tobytes()).hexdigest())
-        return result
 
-    training.td_step = recording_step
+    Ranks.average_update = recording_average
     config = TrainConfig(
         total_games=games,
         parallel_games=32,
