@@ -20,8 +20,7 @@ from pathlib import Path
 import hydra
 from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import OmegaConfBaseException
+from omegaconf import DictConfig
 from tqdm import tqdm
 
 from agents.loading import PlayerSpecError
@@ -33,41 +32,22 @@ from agents.tournament import (
     format_table,
     round_robin,
 )
+from entry import EntryScript
 
-EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
-
+SCRIPT = EntryScript("evaluate.py")
 ConfigStore.instance().store(name="evaluate_schema", node=TournamentConfig)
-_job_started = False  # whether Hydra composed the config and called main
-
-
-def tournament_config(cfg: DictConfig) -> TournamentConfig:
-    """The settings Hydra composed, as a :class:`TournamentConfig` (not yet checked)."""
-    settings = TournamentConfig.__dataclass_fields__
-    unknown = [key for key in cfg if key not in settings]
-    if unknown:
-        raise ConfigError(f"unknown setting {unknown[0]!r}: the settings are {', '.join(settings)}")
-    try:
-        values = OmegaConf.to_container(cfg, resolve=True)
-    except OmegaConfBaseException as error:  # an interpolation that does not resolve
-        key = getattr(error, "full_key", None)
-        detail = str(error).splitlines()[0]
-        raise ConfigError(f"{key}: {detail}" if key else detail) from error
-    return TournamentConfig(**values)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="evaluate")
 def main(cfg: DictConfig) -> None:
-    global _job_started
-    _job_started = True
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     try:
-        config = check_config(tournament_config(cfg))
+        config = check_config(SCRIPT.settings(cfg, TournamentConfig))
         paths = [check_output_path(run_dir / "results.json")]
         if config.out:
             paths.append(check_output_path(config.out, label=f"out={config.out}"))
     except (ConfigError, PlayerSpecError) as error:
-        print(f"evaluate.py: error: {error}", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+        SCRIPT.fail(str(error))
     per_game = "matches" if config.match_points else "games"
     pairings = len(config.players) * (len(config.players) - 1) // 2
     with tqdm(
@@ -83,12 +63,4 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except SystemExit as stop:
-        # Hydra exits with 1 after its message about a bad override (an unknown key, a
-        # value of the wrong type) without calling main: that is a mistake in the command
-        # line too.
-        if stop.code == 1 and not _job_started:
-            sys.exit(EXIT_USAGE)
-        raise
+    SCRIPT.run(main)

@@ -13,8 +13,6 @@ status is 3. The status is 1, with a traceback, only for a fault of the program 
 
 from __future__ import annotations
 
-import sys
-
 import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
@@ -31,33 +29,24 @@ from agents.exporting import (
     plan,
     require_onnx_packages,
 )
+from entry import EntryScript
 
-EXIT_USAGE = 2  # a mistake in the command line, the settings or the checkpoint
 EXIT_CHECK_FAILED = 3  # the ONNX model does not compute what the network does
 
+SCRIPT = EntryScript("export.py")
+fail = SCRIPT.fail
 ConfigStore.instance().store(name="export_schema", node=ExportConfig)
-_job_started = False  # whether Hydra composed the config and called main
-
-
-def fail(message: str, status: int = EXIT_USAGE) -> None:
-    print(f"export.py: error: {message}", file=sys.stderr)
-    sys.exit(status)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="export")
 def main(cfg: DictConfig) -> None:
-    global _job_started
-    _job_started = True
-    settings = ExportConfig.__dataclass_fields__
-    unknown = [key for key in cfg if key not in settings]
-    if unknown:
-        fail(f"unknown setting {unknown[0]!r}: the settings are {', '.join(settings)}")
+    SCRIPT.job_started = True
     if OmegaConf.is_missing(cfg, "checkpoint"):
         fail(
             "checkpoint=PATH is required: the training checkpoint to export, such as "
             "checkpoint=runs/default/checkpoints/bot.pt"
         )
-    config: ExportConfig = OmegaConf.to_object(cfg)
+    config: ExportConfig = SCRIPT.settings(cfg, ExportConfig)
     try:
         paths = plan(config)
         content = read(paths.checkpoint)
@@ -92,11 +81,4 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except SystemExit as stop:
-        # Hydra exits with 1 after its message about a bad override (an unknown key, a
-        # value of the wrong type) without calling main: a mistake in the command line too.
-        if stop.code == 1 and not _job_started:
-            sys.exit(EXIT_USAGE)
-        raise
+    SCRIPT.run(main)

@@ -16,45 +16,24 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from dataclasses import fields
 
 import hydra
 from hydra.core.config_store import ConfigStore
-from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import OmegaConfBaseException
+from omegaconf import DictConfig
 
 from agents.terminal import PlayConfig, PlayError, Session, check_config
+from entry import EntryScript
 
-EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
-
+SCRIPT = EntryScript("play.py")
 ConfigStore.instance().store(name="play_schema", node=PlayConfig)
-_job_started = False  # whether Hydra composed the config and called main
-
-
-def play_config(cfg: DictConfig) -> PlayConfig:
-    """The settings Hydra composed, as a :class:`PlayConfig` (not yet checked)."""
-    names = [f.name for f in fields(PlayConfig)]
-    unknown = [key for key in cfg if key not in names]
-    if unknown:
-        raise PlayError(f"unknown setting {unknown[0]!r}: the settings are {', '.join(names)}")
-    try:
-        values = OmegaConf.to_container(cfg, resolve=True)
-    except OmegaConfBaseException as error:  # an interpolation that does not resolve
-        key = getattr(error, "full_key", None)
-        detail = str(error).splitlines()[0]
-        raise PlayError(f"{key}: {detail}" if key else detail) from error
-    return PlayConfig(**values)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="play")
 def main(cfg: DictConfig) -> None:
-    global _job_started
-    _job_started = True
     try:
-        config, opponent, hinter, rules = check_config(play_config(cfg))
+        config, opponent, hinter, rules = check_config(SCRIPT.settings(cfg, PlayConfig))
     except PlayError as error:
-        print(f"play.py: error: {error}", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
+        SCRIPT.fail(str(error))
     width = min(shutil.get_terminal_size((100, 40)).columns, 100)
     if sys.stdin.isatty():
         try:
@@ -81,13 +60,7 @@ def quiet_stdout() -> None:
 
 if __name__ == "__main__":
     try:
-        main()
+        SCRIPT.run(main)
     except BrokenPipeError:  # play.py --help | head
         quiet_stdout()
         sys.exit(1)
-    except SystemExit as stop:
-        # Hydra exits with 1 after its message about a bad override (an unknown key, a
-        # value of the wrong type) without calling main: a mistake in the command line too.
-        if stop.code == 1 and not _job_started:
-            sys.exit(EXIT_USAGE)
-        raise

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import hydra
@@ -26,6 +25,7 @@ from agents.checkpoint import CheckpointError
 from agents.config import ConfigError, TrainConfig
 from agents.curve import draw_learning_curve
 from agents.training import TrainingDiverged, train
+from entry import EntryScript
 
 ConfigStore.instance().store(name="train_schema", node=TrainConfig)
 
@@ -70,29 +70,21 @@ class TensorBoardLogger:
             self._writer.close()
 
 
-EXIT_USAGE = 2  # a mistake in the command line, the settings or the run directory
 EXIT_DIVERGED = 3
-_job_started = False  # whether Hydra composed the config and called main
-
-
-def fail(message: str, status: int = EXIT_USAGE) -> None:
-    print(f"train.py: error: {message}", file=sys.stderr)
-    sys.exit(status)
+SCRIPT = EntryScript("train.py")
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="train")
 def main(cfg: DictConfig) -> None:
-    global _job_started
-    _job_started = True
-    config: TrainConfig = OmegaConf.to_object(cfg)
+    config: TrainConfig = SCRIPT.settings(cfg, TrainConfig)
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     logger = TensorBoardLogger(run_dir)
     try:
         result = train(config, run_dir, logger)
     except (ConfigError, CheckpointError) as error:
-        fail(str(error))
+        SCRIPT.fail(str(error))
     except TrainingDiverged as error:
-        fail(str(error), EXIT_DIVERGED)
+        SCRIPT.fail(str(error), EXIT_DIVERGED)
     finally:
         logger.close()
     if os.environ.get("RANK", "0") != "0":
@@ -122,11 +114,4 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except SystemExit as stop:
-        # Hydra exits with 1 after its message about a bad override (an unknown key, a
-        # value of the wrong type) without calling main: a mistake in the command line too.
-        if stop.code == 1 and not _job_started:
-            sys.exit(EXIT_USAGE)
-        raise
+    SCRIPT.run(main)
