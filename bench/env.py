@@ -16,19 +16,9 @@ import argparse
 import time
 
 import gymnasium as gym
+from options import positive_int
 
 import tapa_env  # noqa: F401  (registers Tapa-v0)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a positive integer, or an error naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def turns_per_second(

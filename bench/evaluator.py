@@ -16,18 +16,12 @@ import time
 
 import numpy as np
 import torch
+from options import positive_int
 
 from agents.network import NetworkShape, TDNetwork
 from tapa_env import generate_afterstates
 from tapa_env.encoding import get_encoding
 from tapa_env.selfplay import random_self_play
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def best_seconds(run, repeats: int) -> float:
@@ -42,8 +36,8 @@ def best_seconds(run, repeats: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pool", type=positive, default=8000, help="(position, roll) pairs")
-    parser.add_argument("--repeats", type=positive, default=5, help="passes; the best is kept")
+    parser.add_argument("--pool", type=positive_int, default=8000, help="(position, roll) pairs")
+    parser.add_argument("--repeats", type=positive_int, default=5, help="passes; the best is kept")
     args = parser.parse_args()
 
     torch.set_num_threads(1)

@@ -13,20 +13,10 @@ import argparse
 import time
 
 import numpy as np
+from options import positive_int
 
 from tapa_env import generate_afterstates
 from tapa_env.selfplay import random_self_play
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a positive integer, or an error naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def build_pool(size: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -23,18 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from omegaconf import OmegaConf
+from options import positive_int
 
 from agents.config import TrainConfig
 from agents.training import train
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def default_config() -> TrainConfig:
@@ -96,13 +90,13 @@ def worker(games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=positive, default=20_000, help="games timed per run")
+    parser.add_argument("--games", type=positive_int, default=20_000, help="games timed per run")
     parser.add_argument(
-        "--threads", type=positive, nargs="+", default=[1, 2], help="thread counts to measure"
+        "--threads", type=positive_int, nargs="+", default=[1, 2], help="thread counts to measure"
     )
     parser.add_argument(
         "--processes",
-        type=positive,
+        type=positive_int,
         nargs="*",
         default=[2],
         help="process counts to measure under torchrun (none: skip)",
