@@ -37,7 +37,7 @@ from tapa_env.rules import Rules
 from .bot_file import write_atomically
 from .equity import OUTCOMES
 from .evaluator import Evaluator
-from .loading import PlayerSpecError, check_trained_rules
+from .loading import PlayerSpecError
 from .network import NetworkShape, TDNetwork
 
 FORMAT = "tapa-rl/td-checkpoint"
@@ -217,11 +217,3 @@ def network_of(content: dict) -> TDNetwork:
 def evaluator_of(content: dict, threads: int = 1) -> Evaluator:
     """The numpy evaluator of a checkpoint's weights."""
     return network_of(content).evaluator(threads=threads)
-
-
-def check_rules(path: Path, content: dict, rules: Rules) -> None:
-    """Raise :class:`CheckpointError` when the checkpoint was trained under other rules."""
-    try:
-        check_trained_rules(path, rules_of(content), rules)
-    except PlayerSpecError as error:
-        raise CheckpointError(str(error)) from None

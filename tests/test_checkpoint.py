@@ -15,7 +15,6 @@ from agents import PlayerSpecError, load_player
 from agents.checkpoint import (
     FORMAT,
     CheckpointError,
-    check_rules,
     describe,
     evaluator_of,
     network_of,
@@ -170,14 +169,6 @@ def test_a_checkpoint_of_another_version_encoding_or_shape_is_refused(tmp_path, 
     change(content)
     with pytest.raises(CheckpointError, match=reason):
         read(write(tmp_path / "x.pt", content))
-
-
-def test_a_checkpoint_for_other_rules_is_refused_where_the_rules_matter(tmp_path):
-    content = make_checkpoint()
-    variant = Rules(both_mothers_draw=False)
-    with pytest.raises(CheckpointError, match="both_mothers_draw"):
-        check_rules(tmp_path / "x.pt", content, variant)
-    check_rules(tmp_path / "x.pt", content, Rules())  # the same rules: no error
 
 
 def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
