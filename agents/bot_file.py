@@ -33,7 +33,7 @@ from tapa_env.rules import Rules
 
 from .equity import OUTCOME_POINTS, OUTCOMES
 from .evaluator import ACTIVATIONS, Evaluator
-from .loading import PlayerSpecError
+from .loading import PlayerSpecError, first_line
 
 FORMAT = "tapa-rl/bot"
 FORMAT_VERSION = 1
@@ -215,18 +215,13 @@ def read(path: Path) -> BotFile:
                 "never unpickled)"
             ) from None
         raise BotFileError(
-            f"{path}: cannot be read as a bot file (corrupt or truncated?): {_first_line(error)}"
+            f"{path}: cannot be read as a bot file (corrupt or truncated?): {first_line(error)}"
         ) from None
     if METADATA not in arrays:
         raise BotFileError(f"{path}: is not a tapa-rl bot file (no {METADATA!r} entry)")
     metadata = _metadata(path, arrays[METADATA])
     _check_metadata(path, metadata)
     return BotFile(metadata, _layers(path, metadata, arrays))
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _metadata(path: Path, array: np.ndarray) -> dict:
@@ -239,7 +234,7 @@ def _metadata(path: Path, array: np.ndarray) -> dict:
         metadata = json.loads(array.tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BotFileError(
-            f"{path}: corrupt bot file: its metadata is not JSON ({_first_line(error)})"
+            f"{path}: corrupt bot file: its metadata is not JSON ({first_line(error)})"
         ) from None
     if not isinstance(metadata, dict) or "format" not in metadata:
         raise BotFileError(f"{path}: is not a tapa-rl bot file (no 'format' in its metadata)")
@@ -302,7 +297,7 @@ def _check_metadata(path: Path, metadata: dict) -> None:
     try:
         Rules.from_mapping(dict(metadata["rules"]))
     except (ValueError, TypeError) as error:
-        raise BotFileError(f"{path}: corrupt bot file: {_first_line(error)}") from None
+        raise BotFileError(f"{path}: corrupt bot file: {first_line(error)}") from None
 
 
 def _layers(path: Path, metadata: dict, arrays: dict[str, np.ndarray]) -> list:

@@ -37,7 +37,7 @@ from tapa_env.rules import Rules
 from .bot_file import write_atomically
 from .equity import OUTCOMES
 from .evaluator import Evaluator
-from .loading import PlayerSpecError
+from .loading import PlayerSpecError, first_line
 from .network import NetworkShape, TDNetwork
 
 FORMAT = "tapa-rl/td-checkpoint"
@@ -151,14 +151,9 @@ def _unreadable(path: Path, error: Exception) -> str:
             "tensors and plain containers, which are never unpickled)"
         )
     # The first sentence of torch's message, less a "[enforce fail at file.cc:180] ." prefix.
-    detail = re.sub(r"^\[[^\]]*\][\s.]*", "", _first_line(error)).split(". ")[0].strip()
+    detail = re.sub(r"^\[[^\]]*\][\s.]*", "", first_line(error)).split(". ")[0].strip()
     detail = detail or type(error).__name__
     return f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def check(path: Path, content: Any) -> None:
@@ -190,7 +185,7 @@ def check(path: Path, content: Any) -> None:
         rules_of(content)
         network_of(content)
     except (ValueError, TypeError, KeyError, RuntimeError) as error:
-        raise CheckpointError(f"{path}: corrupt checkpoint: {_first_line(error)}") from None
+        raise CheckpointError(f"{path}: corrupt checkpoint: {first_line(error)}") from None
 
 
 def rules_of(content: dict) -> Rules:

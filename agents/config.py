@@ -15,7 +15,6 @@ import torch
 
 from tapa_env.rules import Rules
 
-from .evaluator import ACTIVATIONS
 from .loading import load_player
 from .network import INITS, NetworkShape
 
@@ -115,7 +114,6 @@ def check_config(config: TrainConfig) -> None:
     except ValueError as error:
         raise ConfigError(f"agent: {error}") from None
     need(agent.init in INITS, f"agent.init must be one of {list(INITS)}, got {agent.init!r}")
-    need(agent.activation in ACTIVATIONS, "agent.activation")
     need(learner.lr > 0 and math.isfinite(learner.lr), f"learner.lr must be > 0, got {learner.lr}")
     need(learner.lr_final > 0, f"learner.lr_final must be > 0, got {learner.lr_final}")
     need(

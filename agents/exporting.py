@@ -32,6 +32,7 @@ from tapa_env.selfplay import random_self_play
 from . import bot_file
 from .checkpoint import network_of, rules_of, shape_of
 from .equity import OUTCOMES
+from .loading import first_line
 from .network import TDNetwork
 from .tournament import ConfigError, check_output_path
 
@@ -145,11 +146,6 @@ def bot_file_contents(content: dict) -> tuple[dict[str, Any], list[tuple[np.ndar
         weight, bias = bot_file.weight_names(index)
         layers.append((_array(weights[weight]), _array(weights[bias])))
     return metadata, layers
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _array(value: Any) -> np.ndarray:
@@ -274,8 +270,8 @@ def _torch_export(network: TDNetwork, path: Path) -> str:
         except Exception as legacy_error:
             raise ExportError(
                 f"torch could not export the network to ONNX: dynamo exporter: "
-                f"{_first_line(dynamo_error)}; TorchScript exporter: "
-                f"{_first_line(legacy_error)}"
+                f"{first_line(dynamo_error)}; TorchScript exporter: "
+                f"{first_line(legacy_error)}"
             ) from None
 
 

@@ -16,6 +16,13 @@ class PlayerSpecError(ValueError):
     """A player name or path that names no player, or a file that holds no bot."""
 
 
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (its type's name when it has none): a library's
+    long message cut to what a one-line error can carry."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()

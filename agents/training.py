@@ -457,7 +457,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 kinds = result_kinds(rows[last], points[ended])
                 kinds[~terminated[ended]] = UNFINISHED
                 window.kinds += np.bincount(kinds, minlength=len(KINDS))
-                window.game_turns += int(last[-1] + 1)
+                window.game_turns += int(offsets[-1])
                 window.games += len(ended)
 
             # The ranks agree on the counts every few steps (a single process: every step,
