@@ -39,7 +39,13 @@ def text_files() -> list[Path]:
     """Every text file of the repository: sources, docs, configs, test data, CI scripts."""
     found = []
     for folder, dirs, files in os.walk(ROOT):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in SKIPPED_DIRS
+            and not d.endswith(".egg-info")
+            and not (Path(folder) / d / "pyvenv.cfg").exists()  # a virtual env, by any name
+        )
         for name in sorted(files):
             path = Path(folder) / name
             if path.suffix in TEXT_SUFFIXES or path.parent.name == ".ci":
