@@ -363,6 +363,44 @@ def _write_afterstate(out, index, row, low, high, pinned):
 
 
 @nb.njit(cache=True, nogil=True)
+def turn_state(row, flags, turn):
+    """The search state of a position row at the start of its mover's turn.
+
+    Returns the state words ``(low, high, pinned, occupied)``: the mover's counts, four bits a
+    point (points 1-12, then 13-24), the pinned opponent checkers and the occupied points, as
+    bit masks. Writes into ``turn`` (int64 ``(4,)``) the masks that stay constant for the
+    whole turn: points open to the mover (R4), its own pinned checkers, lone opponent
+    checkers it could pin, and whether a pin blocks its bear-off (R7).
+    """
+    low = high = pinned = occupied = 0
+    open_points = own_pinned = lone_opponent = 0
+    for p in range(POINTS):
+        count = np.int64(row[OWN + p])
+        if p < _HALF:
+            low |= count << (4 * p)
+        else:
+            high |= count << (4 * (p - _HALF))
+        if count:
+            occupied |= 1 << p
+        opponent = row[OPP + p]
+        pin = row[PIN + p]
+        if pin == 1:
+            pinned |= 1 << p
+        elif pin == -1:
+            own_pinned |= 1 << p
+        # Held by the opponent: two or more of its checkers, or one on a pinned one (R4).
+        if pin == 1 or (pin == 0 and opponent <= 1):
+            open_points |= 1 << p
+        if opponent == 1 and pin != -1:
+            lone_opponent |= 1 << p
+    turn[0] = open_points
+    turn[1] = own_pinned
+    turn[2] = lone_opponent
+    turn[3] = 1 if own_pinned and flags[_PINNED_BLOCKS_BEAR_OFF] else 0
+    return low, high, pinned, occupied
+
+
+@nb.njit(cache=True, nogil=True)
 def _generate_batch(rows, dice, flags):
     """All afterstates of ``rows`` (B, ROW_WIDTH) int8 under ``dice`` (B, 2) int64.
 
@@ -383,31 +421,7 @@ def _generate_batch(rows, dice, flags):
     side_stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
     total = 0
     for b in range(batch):
-        low = high = pinned = occupied = 0
-        open_points = own_pinned = lone_opponent = 0
-        for p in range(POINTS):
-            count = np.int64(rows[b, OWN + p])
-            if p < _HALF:
-                low |= count << (4 * p)
-            else:
-                high |= count << (4 * (p - _HALF))
-            if count:
-                occupied |= 1 << p
-            opponent = rows[b, OPP + p]
-            pin = rows[b, PIN + p]
-            if pin == 1:
-                pinned |= 1 << p
-            elif pin == -1:
-                own_pinned |= 1 << p
-            # Held by the opponent: two or more of its checkers, or one on a pinned one (R4).
-            if pin == 1 or (pin == 0 and opponent <= 1):
-                open_points |= 1 << p
-            if opponent == 1 and pin != -1:
-                lone_opponent |= 1 << p
-        turn[0] = open_points
-        turn[1] = own_pinned
-        turn[2] = lone_opponent
-        turn[3] = 1 if own_pinned and flags[_PINNED_BLOCKS_BEAR_OFF] else 0
+        low, high, pinned, occupied = turn_state(rows[b], flags, turn)
         first = dice[b, 0]
         second = dice[b, 1]
         doubles = first == second
