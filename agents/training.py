@@ -213,6 +213,7 @@ class SelfPlayRun:
             rules=self.rules,
             threads=config.threads,
             copy=False,
+            afterstates_info=True,
         )
         self.trajectories = Trajectories(config.parallel_games)
         self.pool = SamplePool(config.learner.round_samples, config.learner.batch_size)

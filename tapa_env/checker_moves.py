@@ -250,12 +250,29 @@ class CheckerMoves:
         copy = CheckerMoves.__new__(CheckerMoves)
         copy.count = len(games)
         copy.flags = self.flags
-        for name in (
-            "rows", "dice_left", "needed", "_start_rows", "_words", "_turns", "_larger_only",
-            "_masks",
-        ):  # fmt: skip
+        for name in self._STATE:
             setattr(copy, name, getattr(self, name)[games].copy())
         return copy
+
+    _STATE = (
+        "rows", "dice_left", "needed", "_start_rows", "_words", "_turns", "_larger_only",
+        "_masks",
+    )  # fmt: skip
+
+    def get_state(self) -> dict:
+        """The turns in progress as plain arrays (for a checkpoint); :meth:`set_state` reads it."""
+        return {name.lstrip("_"): getattr(self, name).copy() for name in self._STATE}
+
+    def set_state(self, state: dict) -> None:
+        """Continue the turns saved by :meth:`get_state`; ``ValueError`` when malformed."""
+        for name in self._STATE:
+            saved = np.asarray(state[name.lstrip("_")])
+            mine = getattr(self, name)
+            if saved.shape != mine.shape:
+                raise ValueError(
+                    f"the saved turns' {name.lstrip('_')} has shape {saved.shape}, not {mine.shape}"
+                )
+            mine[:] = saved
 
     def illegal_message(self, game: int, action: object) -> str:
         """Why ``action`` is not a legal move of ``game`` now, with the legal moves."""

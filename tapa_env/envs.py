@@ -1,14 +1,26 @@
 """Gymnasium environments over the batched engine: ``Tapa-v0``, single and native vector.
 
-Both play from the side to move. The observation is the encoded position
-(:mod:`tapa_env.encoding`) and the roll; an action picks one of the turn's legal afterstates,
-in the engine's order. The reward is the points of a finished game from the side that just
-moved (R8, R9, R10), 0 before then. A configurable turn limit truncates a game (R12).
+Both play from the side to move, with one of two action modes:
+
+* ``actions="afterstate"`` (the default): an action picks one of the turn's legal
+  afterstates, in the engine's order (``Discrete(3072)``). The observation is a dict of the
+  encoded position (:mod:`tapa_env.encoding`) and the roll.
+* ``actions="move"``: an action is one checker move, ``6 * (source - 1) + (die - 1)``
+  (``Discrete(144)``, :mod:`tapa_env.checker_moves`); a turn takes as many steps as its
+  play has moves, and a turn with no legal move passes by itself. The observation is one
+  flat float32 vector: the encoded position as it stands after this turn's moves so far,
+  the dice still to play (a count for each face 1-6) and the player to move (0 or 1).
+
+Without an opponent the agent plays both sides and the reward is the points of a finished
+game from the side that just moved (R8, R9, R10), 0 before then. With ``opponent=`` the
+agent is always player 0, the opponent's turns are played inside ``step()``, and the reward
+is from the agent's side. A configurable turn limit truncates a game (R12). The games live
+in a :class:`tapa_env.table.Table`.
 """
 
 from __future__ import annotations
 
-from functools import cached_property
+import json
 from typing import Any
 
 import gymnasium as gym
@@ -17,16 +29,26 @@ from gymnasium import error, spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from .afterstates import Afterstates, TurnAfterstates
+from .board_image import board_image
+from .checker_moves import DICE_FACES, MOVE_ACTIONS, CheckerMoves
 from .encoding import Encoding, get_encoding
-from .games import MAX_AFTERSTATES, Games
-from .layout import as_rows, flip
-from .position import Position
-from .rules import DEFAULT_RULES, Rules
+from .games import MAX_AFTERSTATES
+from .layout import as_rows
+from .outcome import outcomes
+from .position import Position, PositionError
+from .rules import DEFAULT_RULES, Rules, check_rules
+from .table import ACTION_MODES, Table, opponent_player
 
 DEFAULT_MAX_TURNS = 1000
 
+__all__ = ["Afterstates", "TapaEnv", "TapaVectorEnv", "TurnActions", "TurnAfterstates"]
 
-def _observation_space(encoding: Encoding) -> spaces.Dict:
+
+def _observation_space(encoding: Encoding, actions: str) -> spaces.Space:
+    if actions == "move":
+        size = encoding.size + DICE_FACES + 1
+        return spaces.Box(0.0, 6.0, shape=(size,), dtype=np.float32)
     return spaces.Dict(
         {
             "position": spaces.Box(0.0, 6.0, shape=(encoding.size,), dtype=np.float32),
@@ -35,33 +57,56 @@ def _observation_space(encoding: Encoding) -> spaces.Dict:
     )
 
 
-class TurnActions(spaces.Discrete):
-    """``Discrete(K)``: an index into this turn's afterstates; ``sample()`` draws a legal one.
+def _move_observations(encoding: Encoding, rows, moves: CheckerMoves, to_move) -> np.ndarray:
+    """``(N, size + 7)`` float32: encoded positions, dice left per face, player to move."""
+    out = np.empty((len(rows), encoding.size + DICE_FACES + 1), dtype=np.float32)
+    out[:, : encoding.size] = encoding.encode(rows, check=False)
+    out[:, encoding.size : -1] = moves.dice_counts()
+    out[:, -1] = to_move
+    return out
 
-    ``legal`` is the number of afterstates of the current turn, kept up to date by the env.
-    A masked or weighted ``sample`` behaves as :class:`gymnasium.spaces.Discrete`'s.
+
+class TurnActions(spaces.Discrete):
+    """``Discrete(K)`` whose ``sample()`` draws a legal action of the current turn.
+
+    ``legal`` is the env's current mask (bool ``(K,)``), kept up to date by the env. A masked
+    or weighted ``sample`` behaves as :class:`gymnasium.spaces.Discrete`'s.
     """
 
     def __init__(self, n: int, seed: int | None = None) -> None:
         super().__init__(n, seed=seed)
-        self.legal = 1
+        self.legal = np.zeros(n, dtype=bool)
+        self.legal[0] = True
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
         if mask is None and probability is None:
-            return np.int64(self.np_random.integers(self.legal))
+            choices = np.flatnonzero(self.legal)
+            if not choices.size:
+                return np.int64(0)
+            return np.int64(choices[self.np_random.integers(choices.size)])
         return super().sample(mask=mask, probability=probability)
 
 
 class TurnActionsBatch(spaces.MultiDiscrete):
-    """One :class:`TurnActions` per game of a vector env; ``sample()`` draws legal actions."""
+    """One :class:`TurnActions` per game of a vector env; ``sample()`` draws legal actions.
+
+    ``legal`` (afterstate mode: ``(N,)`` counts, the legal actions are ``0..count - 1``) or
+    ``legal_mask`` (move mode: a bool ``(N, K)`` mask) is kept up to date by the env.
+    """
 
     def __init__(self, n: int, num_envs: int, seed: int | None = None) -> None:
         super().__init__(np.full(num_envs, n, dtype=np.int64), seed=seed)
         self.legal = np.ones(num_envs, dtype=np.int64)
+        self.legal_mask: np.ndarray | None = None
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
         if mask is None and probability is None:
-            return (self.np_random.random(len(self.legal)) * self.legal).astype(np.int64)
+            if self.legal_mask is None:
+                counts = self.legal
+                return (self.np_random.random(len(counts)) * counts).astype(np.int64)
+            # A random legal action of each row: the largest of random keys on legal entries.
+            keys = self.np_random.random(self.legal_mask.shape) + self.legal_mask
+            return keys.argmax(axis=1).astype(np.int64)
         return super().sample(mask=mask, probability=probability)
 
 
@@ -71,6 +116,15 @@ def _check_max_turns(max_turns: int) -> int:
     if max_turns < 1:
         raise ValueError(f"max_turns must be a positive integer, got {max_turns}")
     return int(max_turns)
+
+
+def _check_actions_mode(actions: str) -> str:
+    if actions not in ACTION_MODES:
+        raise ValueError(
+            f"actions must be 'afterstate' (an index into the turn's afterstates) or 'move' "
+            f"(one checker move, Discrete({MOVE_ACTIONS})), got {actions!r}"
+        )
+    return actions
 
 
 class ResetNeededError(error.ResetNeeded, ValueError):
@@ -84,7 +138,7 @@ def _reset_needed() -> ResetNeededError:
 
 
 def _action(action: Any, legal: int, game: str = "") -> int:
-    """``action`` as an int, or a ``ValueError`` naming the legal range."""
+    """An afterstate action as an int, or a ``ValueError`` naming the legal range."""
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
@@ -100,25 +154,104 @@ def _action(action: Any, legal: int, game: str = "") -> int:
     return int(action)
 
 
+def _move(action: Any) -> int:
+    """A checker-move action as an int; a ``ValueError`` for what is not an integer."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise ValueError(
+            f"a checker-move action is an integer 6 * (source - 1) + (die - 1) in "
+            f"0..{MOVE_ACTIONS - 1}, got {action!r}"
+        )
+    return int(action)
+
+
+def read_position(value: Any) -> Position:
+    """A position from a :class:`Position`, its key, its JSON dict or JSON text."""
+    if isinstance(value, Position):
+        return value
+    if isinstance(value, dict):
+        return Position.from_dict(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                return Position.from_dict(json.loads(text))
+            except json.JSONDecodeError as problem:
+                raise PositionError(f"the position is not valid JSON: {problem}") from None
+        return Position.from_key(text)
+    raise PositionError(
+        f"a position is a tapa_env.Position, its key (such as '24:15|1:15|') or its JSON "
+        f"dict, got {type(value).__name__}"
+    )
+
+
+def _start_options(
+    options: dict | None, count: int, rules: Rules
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """``reset(options=...)`` read: rows ``(count, ROW_WIDTH)`` and dice ``(count, 2)``."""
+    if not options:
+        return None, None
+    unknown = sorted(set(options) - {"position", "dice"})
+    if unknown:
+        raise ValueError(f"unknown reset option(s) {unknown}: use 'position' and 'dice'")
+    rows = dice = None
+    if options.get("position") is not None:
+        value = options["position"]
+        many = isinstance(value, (list, tuple)) and count > 1
+        positions = [read_position(v) for v in value] if many else [read_position(value)] * count
+        if len(positions) != count:
+            raise ValueError(f"give one position or {count}, one per game; got {len(positions)}")
+        for position in positions:
+            if outcomes(position.row[None, :], rules=rules, check=False)[0][0]:
+                raise ValueError(f"the position {position.key!r} is a finished game")
+        rows = np.stack([p.row for p in positions])
+    if options.get("dice") is not None:
+        dice = np.asarray(options["dice"])
+        if dice.shape == (2,):
+            dice = np.tile(dice, (count, 1))
+        if (
+            dice.shape != (count, 2)
+            or not np.issubdtype(dice.dtype, np.integer)
+            or dice.min() < 1
+            or dice.max() > 6
+        ):
+            raise ValueError(
+                f"dice must be a roll of two integers 1-6 (or {count} rolls, one per game), "
+                f"got {options['dice']!r}"
+            )
+        dice = dice.astype(np.int64)
+    return rows, dice
+
+
 class TapaEnv(gym.Env):
     """One game of Tapa, played from the side to move.
 
     Args:
         encoding: the position encoding, ``"raw"`` or ``"expert"``.
-        opponent: optional player (anything with ``choose(position, dice) -> Position``) for
-            the other side; then the agent is player 0, every observation is the agent's
-            turn, and the reward is from the agent's side.
+        actions: ``"afterstate"`` (the default) or ``"move"`` (one checker move a step).
+        opponent: the other side: a player name or path (as ``agents.load_player`` takes:
+            ``"random"``, ``"defensive"``, ``"checkpoints/tapa-td.pt@2ply"``, a bot file), a
+            player, or any object with ``choose(position, dice)``. It plays under ``rules``
+            and draws from the env's generator. The agent is then player 0, every
+            observation is its turn, and the reward is from its side.
         max_turns: turns (of both sides) after which a game is truncated.
         rules: the rule choices (:class:`tapa_env.Rules`).
         render_mode: ``"ansi"``, the default: ``render()`` returns the board as text;
-            ``"human"``: ``render()`` and every step print it; ``None``: no rendering.
+            ``"human"``: ``render()`` and every step print it; ``"rgb_array"``: an image
+            (:mod:`tapa_env.board_image`); ``None``: no rendering.
 
-    ``info`` carries ``afterstates`` (the encoded afterstates of this turn, float32
-    ``(n, size)``), ``afterstate_rows`` (their int8 rows), ``action_mask`` (bool ``(K,)``:
-    the first ``n`` are legal), ``to_move`` (the player to move, 0 or 1) and ``turn``.
+    ``info`` carries ``action_mask`` (bool: which actions are legal now; also
+    :meth:`action_masks`), ``to_move`` (the player to move, 0 or 1) and ``turn`` (turns
+    played); in the afterstate mode also ``afterstates`` (:class:`TurnAfterstates`: the
+    turn's afterstate rows and their encoding).
+
+    ``reset(options={"position": p, "dice": (6, 5)})`` starts from a position (a
+    :class:`Position`, its key or its JSON; the side to move in it is the agent against an
+    opponent) and, optionally, a roll.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -127,44 +260,46 @@ class TapaEnv(gym.Env):
         max_turns: int = DEFAULT_MAX_TURNS,
         rules: Rules = DEFAULT_RULES,
         render_mode: str | None = "ansi",
+        actions: str = "afterstate",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported; use one of "
                 f"{self.metadata['render_modes']} or None"
             )
-        if opponent is not None and not callable(getattr(opponent, "choose", None)):
-            raise ValueError("opponent must have a choose(position, dice) -> Position method")
         self.encoding = get_encoding(encoding)
-        self.opponent = opponent
+        self.actions = _check_actions_mode(actions)
+        self.rules = check_rules(rules)
+        self.opponent = opponent_player(opponent, self.rules)
         self.max_turns = _check_max_turns(max_turns)
-        self.rules = rules
         self.render_mode = render_mode
-        self.observation_space = _observation_space(self.encoding)
-        self.action_space = TurnActions(MAX_AFTERSTATES)
-        self._games = Games(1, rules=rules)
+        self.observation_space = _observation_space(self.encoding, self.actions)
+        size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
+        self.action_space = TurnActions(size)
+        self._table = Table(1, self.actions, self.rules, self.max_turns, self.opponent)
         self._all = np.zeros(1, dtype=np.int64)
         self._started = False
+        self._finished = False
 
     @property
     def position(self) -> Position:
-        """The position now, from the side to move."""
-        return Position._trusted(self._games.rows[0])
+        """The position the agent decides in now, from the side to move (in the move mode,
+        after this turn's checker moves so far)."""
+        return Position._trusted(self._table.decision_rows()[0])
 
     @property
     def dice(self) -> tuple[int, int]:
-        """The roll the side to move plays now."""
-        return int(self._games.dice[0, 0]), int(self._games.dice[0, 1])
+        """The roll of the turn being played."""
+        dice = self._table.games.dice[0]
+        return int(dice[0]), int(dice[1])
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self._games.start(self._all, self.np_random)
-        self._games.generate()
+        rows, dice = _start_options(options, 1, self.rules)
+        self._table.start(self._all, self.np_random, rows=rows, dice=dice)
         self._started = True
-        self._finished = False
-        if self.opponent is not None:
-            self._opponent_turns()  # the opponent may have the first turn (R2)
-            self._games.generate()
+        self._finished = bool(self._table.over[0])
+        self._prepare()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -172,155 +307,95 @@ class TapaEnv(gym.Env):
             raise _reset_needed()
         if self._finished:
             raise RuntimeError("the game is over: call reset() before step()")
-        choice = _action(action, int(self._games.counts[0]))
-        finished, points = self._games.play(np.array([choice]), self._all, self.np_random)
-        reward = float(points[0])
-        terminated = bool(finished[0])
-        truncated = not terminated and bool(self._games.turns[0] >= self.max_turns)
-        if self.opponent is not None and not (terminated or truncated):
-            self._games.generate()
-            opponent_points, terminated, truncated = self._opponent_turns()
-            reward = -opponent_points
-        if self.opponent is not None and self._games.to_move[0] == 1:
-            self._show_to_agent()
-        self._games.generate()
-        self._finished = terminated or truncated
+        table = self._table
+        if self.actions == "move":
+            action = _move(action)
+        else:
+            action = _action(action, int(table.games.counts[0]))
+        rewards, terminated, truncated = table.act(np.array([action]), self._all, self.np_random)
+        self._finished = bool(table.over[0])
+        self._prepare()
         if self.render_mode == "human":
             print(self.render_text())
-        return self._observation(), reward, terminated, truncated, self._info()
+        return (
+            self._observation(),
+            float(rewards[0]),
+            bool(terminated[0]),
+            bool(truncated[0]),
+            self._info(),
+        )
 
-    def _opponent_turns(self) -> tuple[float, bool, bool]:
-        """Let the opponent play while it is to move; its points, terminated, truncated."""
-        games = self._games
-        while games.to_move[0] == 1:
-            chosen = self.opponent.choose(self.position, self.dice)
-            rows = games.afterstates[games.offsets[0] : games.offsets[1]]
-            matches = np.flatnonzero((rows == getattr(chosen, "row", None)).all(axis=1))
-            if matches.size == 0:
-                raise ValueError(
-                    f"the opponent chose {chosen!r}, which is not a legal afterstate of "
-                    f"{self.position.key!r} with {self.dice}"
-                )
-            finished, points = games.play(matches[:1], self._all, self.np_random)
-            if finished[0]:
-                return float(points[0]), True, False
-            if games.turns[0] >= self.max_turns:
-                return 0.0, False, True
-        return 0.0, False, False
+    def _prepare(self) -> None:
+        """After a reset or a step: the afterstates of the next decision, the legal actions."""
+        if self.actions == "afterstate":
+            self._table.games.generate()
+        self.action_space.legal = self.action_masks()
 
-    def _show_to_agent(self) -> None:
-        """At the end of a game against the opponent, turn the board to the agent's side."""
-        games = self._games
-        games.rows[0] = flip(games.rows[0])
-        games.to_move[0] = 0
+    def action_masks(self) -> np.ndarray:
+        """Bool ``(K,)``: which actions are legal now (``K`` = 3072 afterstate actions, or
+        144 checker moves; in the move mode none once the game is over)."""
+        table = self._table
+        if self.actions == "move":
+            return table.moves.masks[0].copy()
+        mask = np.zeros(MAX_AFTERSTATES, dtype=bool)
+        mask[: int(table.games.counts[0])] = True
+        return mask
 
-    def _observation(self) -> dict:
+    def _observation(self):
+        table = self._table
+        rows = table.decision_rows()
+        if self.actions == "move":
+            return _move_observations(self.encoding, rows, table.moves, table.games.to_move)[0]
         return {
-            "position": self.encoding.encode(self._games.rows, check=False)[0],
-            "dice": self._games.dice[0].copy(),
+            "position": self.encoding.encode(rows, check=False)[0],
+            "dice": table.games.dice[0].copy(),
         }
 
     def _info(self) -> dict:
-        games = self._games
-        self.action_space.legal = int(games.counts[0])
-        rows = games.afterstates[games.offsets[0] : games.offsets[1]].copy()
-        mask = np.zeros(MAX_AFTERSTATES, dtype=bool)
-        mask[: len(rows)] = True
-        return {
-            "afterstates": self.encoding.encode(rows, check=False),
-            "afterstate_rows": rows,
-            "action_mask": mask,
+        games = self._table.games
+        info = {
+            "action_mask": self.action_masks(),
             "to_move": int(games.to_move[0]),
             "turn": int(games.turns[0]),
         }
+        if self.actions == "afterstate":
+            rows = games.afterstates[games.offsets[0] : games.offsets[1]].copy()
+            info["afterstates"] = TurnAfterstates(rows, self.encoding)
+        return info
 
     def render_text(self) -> str:
         """The board from the side to move, its roll and the turn."""
-        side = "player 0" if self._games.to_move[0] == 0 else "player 1"
+        side = "player 0" if self._table.games.to_move[0] == 0 else "player 1"
         return (
             f"{self.position}\n{side} (O) to move, rolled {self.dice[0]}-{self.dice[1]}, "
-            f"turn {int(self._games.turns[0]) + 1}"
+            f"turn {int(self._table.games.turns[0]) + 1}"
         )
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode == "ansi":
             return self.render_text()
+        if self.render_mode == "rgb_array":
+            return board_image(self._table.decision_rows()[0])
         if self.render_mode == "human":
             print(self.render_text())
         return None
 
 
-class Afterstates:
-    """Every legal afterstate of every game of a vector env, as one flat batch.
-
-    ``rows`` is int8 ``(M, ROW_WIDTH)`` and game ``i`` owns ``rows[offsets[i]:offsets[i + 1]]``;
-    an action of game ``i`` indexes into its own slice. ``positions`` is int8
-    ``(N, ROW_WIDTH)``: the position each game's afterstates were played from, in the same
-    (mover's) frame. ``encoded`` is the float32
-    ``(M, size)`` encoding, computed on first use (into ``out`` when given); ``padded()``
-    gives ``(N, width, size)`` with a mask, for those who want a dense view.
-    """
-
-    def __init__(
-        self,
-        rows: np.ndarray,
-        offsets: np.ndarray,
-        encoding: Encoding,
-        out: np.ndarray | None = None,
-        positions: np.ndarray | None = None,
-    ) -> None:
-        self.rows = rows
-        self.offsets = offsets
-        self.positions = positions
-        self.encoding = encoding
-        self._out = out
-
-    @property
-    def counts(self) -> np.ndarray:
-        """``(N,)`` int64: afterstates per game."""
-        return np.diff(self.offsets)
-
-    @cached_property
-    def encoded(self) -> np.ndarray:
-        """``(M, size)`` float32: the encoded afterstates, in the order of ``rows``."""
-        return self.encoding.encode(self.rows, out=self._out, check=False)
-
-    def game(self, index: int) -> np.ndarray:
-        """The encoded afterstates of game ``index``: ``(counts[index], size)`` float32."""
-        return self.encoded[self.offsets[index] : self.offsets[index + 1]]
-
-    def padded(self, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """A dense view: ``(N, width, size)`` float32 zero-padded, and its ``(N, width)`` mask.
-
-        ``width`` defaults to the largest count of this step.
-        """
-        counts = self.counts
-        width = int(counts.max()) if width is None else width
-        if counts.max() > width:
-            raise ValueError(f"a game has {counts.max()} afterstates, more than width {width}")
-        mask = np.arange(width)[None, :] < counts[:, None]
-        dense = np.zeros((len(counts), width, self.encoding.size), dtype=np.float32)
-        dense[mask] = self.encoded
-        return dense, mask
-
-    def action_mask(self) -> np.ndarray:
-        """``(N, K)`` bool: which actions of the ``Discrete(K)`` action space are legal."""
-        return np.arange(MAX_AFTERSTATES)[None, :] < self.counts[:, None]
-
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-
 class VectorInfos(dict):
     """The ``infos`` dict of :class:`TapaVectorEnv`, a plain ``dict``, except that asking for
-    an ``"action_mask"`` the env was not made to give says how to get one."""
+    a key the env was not made to give says how to get it."""
 
     def __missing__(self, key: Any) -> Any:
         if key == "action_mask":
             raise KeyError(
                 "action_mask: make the vector env with action_masks=True, e.g. "
                 "gym.make_vec('Tapa-v0', num_envs=N, action_masks=True), for a bool (N, K) "
-                "mask in every step's infos, or call infos['afterstates'].action_mask()"
+                "mask in every step's infos, or call env.action_masks()"
+            )
+        if key == "afterstates":
+            raise KeyError(
+                "afterstates: read env.afterstates (the flat afterstates of every game), or "
+                "make the vector env with afterstates_info=True to have them in infos"
             )
         raise KeyError(key)
 
@@ -331,27 +406,38 @@ class TapaVectorEnv(gym.vector.VectorEnv):
     Next-step autoreset (``metadata["autoreset_mode"]``): the step after a game terminates
     or truncates starts a new game there, ignoring that game's action and returning reward 0.
 
-    ``infos`` carries ``afterstates`` (:class:`Afterstates`: the flat afterstates of all games
-    with offsets, encoded on demand, with a padded view and an action mask),
-    ``legal_counts`` (afterstates per game), ``to_move`` (int8: the player to move in each
-    game) and ``turn``. With ``action_masks=True`` it also carries ``action_mask``, bool
-    ``(N, K)``: row ``i`` is game ``i``'s mask, as the single env's ``info["action_mask"]``
-    (the first ``legal_counts[i]`` actions are legal). It is off by default because it is
-    ``N * K`` bytes a step (3 MB at 1,024 games, which makes a step about a fifth slower);
-    ``infos["afterstates"].action_mask()`` computes the same array when asked.
+    Takes the arguments of :class:`TapaEnv` (``actions``, ``opponent``, ...). Against an
+    opponent the agent is player 0 in every game and the opponent's turns of all games are
+    played with one ``choose_batch`` call a turn.
 
-    ``render()`` returns each game's board as text (``render_mode="ansi"``, the default;
-    ``None`` turns it off).
+    ``infos`` carries ``to_move`` (int8: the player to move in each game) and ``turn``. In
+    the afterstate mode :attr:`afterstates` (:class:`Afterstates`: the flat afterstates of
+    all games with offsets, encoded on demand, with a padded view and an action mask) and
+    ``infos["legal_counts"]`` (afterstates per game) say what each action plays; with
+    ``afterstates_info=True`` the afterstates are in ``infos["afterstates"]`` too (they are
+    not by default, since an object there stops ``DictInfoToList``). With
+    ``action_masks=True`` infos carry ``action_mask``, bool ``(N, K)`` (it is ``N * K``
+    bytes a step, 3 MB at 1,024 games, which makes a step about a fifth slower;
+    :meth:`action_masks` computes it when asked). In the move mode ``infos["action_mask"]``
+    (bool ``(N, 144)``) is always there; a game that waits for its autoreset allows every
+    action, since the next step ignores it.
 
-    With ``copy=False`` (as Gymnasium's vector envs offer), ``afterstates.encoded`` is
-    written into one of two buffers that the env reuses in turn: it stays valid through the
-    next step and is overwritten by the one after. That saves allocating tens of megabytes
+    ``render()`` returns each game's board as text (``render_mode="ansi"``, the default),
+    or as an image (``"rgb_array"``); ``None`` turns it off.
+
+    With ``copy=False`` (as Gymnasium's vector envs offer), the encoded afterstates are
+    written into one of two buffers that the env reuses in turn: they stay valid through the
+    next step and are overwritten by the one after. That saves allocating tens of megabytes
     a step at 1,024 games; copy what you keep longer. The default, ``copy=True``, gives a
     fresh array every step.
+
+    ``reset(options={"position": ..., "dice": ...})`` starts every game from one position
+    (or from a list of ``num_envs`` positions) and optionally a roll (or ``num_envs``
+    rolls); games that restart later start from the initial position.
     """
 
     metadata = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "autoreset_mode": AutoresetMode.NEXT_STEP,
     }
 
@@ -365,38 +451,60 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         copy: bool = True,
         render_mode: str | None = "ansi",
         action_masks: bool = False,
+        actions: str = "afterstate",
+        opponent: Any = None,
+        afterstates_info: bool = False,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use 'ansi' or None")
-        if not isinstance(action_masks, (bool, np.bool_)):
-            raise ValueError(f"action_masks must be True or False, got {action_masks!r}")
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use 'ansi', 'rgb_array' or None"
+            )
+        for name, value in (("action_masks", action_masks), ("afterstates_info", afterstates_info)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {value!r}")
         self.num_envs = int(num_envs)
         self.encoding = get_encoding(encoding)
+        self.actions = _check_actions_mode(actions)
+        self.rules = check_rules(rules)
         self.max_turns = _check_max_turns(max_turns)
-        self.rules = rules
+        self.opponent = opponent_player(opponent, self.rules)
         self.render_mode = render_mode
-        self.single_observation_space = _observation_space(self.encoding)
-        self.single_action_space = TurnActions(MAX_AFTERSTATES)
+        size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
+        self.single_observation_space = _observation_space(self.encoding, self.actions)
+        self.single_action_space = TurnActions(size)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = TurnActionsBatch(MAX_AFTERSTATES, self.num_envs)
-        self._games = Games(self.num_envs, rules=rules, threads=threads)
+        self.action_space = TurnActionsBatch(size, self.num_envs)
+        self._table = Table(
+            self.num_envs, self.actions, self.rules, self.max_turns, self.opponent, threads
+        )
         self._everyone = np.arange(self.num_envs)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
         self.copy = copy
-        self.action_masks = bool(action_masks)
+        self.action_masks_in_info = bool(action_masks)
+        self.afterstates_info = bool(afterstates_info)
         self._started = False
         self._buffers: list[np.ndarray] = [np.empty((0, self.encoding.size), np.float32)] * 2
         self._steps = 0
+        self._afterstates: Afterstates | None = None
+
+    @property
+    def afterstates(self) -> Afterstates:
+        """The afterstates of every game's turn now (afterstate mode): what actions play."""
+        if self.actions != "afterstate":
+            raise AttributeError("afterstates: the move mode's actions are checker moves")
+        if self._afterstates is None:
+            raise _reset_needed()
+        return self._afterstates
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        self._games.start(self._everyone, self.np_random)
-        self._games.generate()
-        self._needs_reset[:] = False
+        rows, dice = _start_options(options, self.num_envs, self.rules)
+        self._table.start(self._everyone, self.np_random, rows=rows, dice=dice)
+        self._needs_reset = self._table.over.copy()
         self._started = True
         return self._observations(), self._infos()
 
@@ -405,53 +513,70 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             raise _reset_needed()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            counts = self._games.counts
-            ranges = ", ".join(f"game {i}: 0..{c - 1}" for i, c in enumerate(counts[:4]))
-            more = ", ..." if len(counts) > 4 else ""
-            raise ValueError(
-                f"actions must be {self.num_envs} integers, one per game, each an index into "
-                f"that game's afterstates ({ranges}{more}); got {actions.dtype} {actions.shape}"
-            )
-        games = self._games
+            raise ValueError(self._shape_message(actions))
+        table = self._table
         playing = np.flatnonzero(~self._needs_reset)
         restarting = np.flatnonzero(self._needs_reset)
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminations = np.zeros(self.num_envs, dtype=bool)
-        finished, points = games.play(actions[playing], playing, self.np_random)
-        rewards[playing] = points
-        terminations[playing] = finished
-        truncations = ~terminations & (games.turns >= self.max_turns)
-        truncations[restarting] = False
+        rewards, terminations, truncations = table.act(actions[playing], playing, self.np_random)
         if restarting.size:
-            games.start(restarting, self.np_random)
-        games.generate()
+            table.start(restarting, self.np_random)
         self._needs_reset = terminations | truncations
         return self._observations(), rewards, terminations, truncations, self._infos()
 
-    def _observations(self) -> dict:
+    def _shape_message(self, actions: np.ndarray) -> str:
+        if self.actions == "move":
+            what = f"a checker move 0..{MOVE_ACTIONS - 1}"
+        else:
+            counts = self._table.games.counts
+            ranges = ", ".join(f"game {i}: 0..{c - 1}" for i, c in enumerate(counts[:4]))
+            more = ", ..." if len(counts) > 4 else ""
+            what = f"an index into that game's afterstates ({ranges}{more})"
+        return (
+            f"actions must be {self.num_envs} integers, one per game, each {what}; "
+            f"got {actions.dtype} {actions.shape}"
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Bool ``(N, K)``: row ``i`` marks game ``i``'s legal actions now (``K`` = 3072
+        afterstate actions or 144 checker moves; a game waiting for its autoreset allows
+        every checker move)."""
+        if self.actions == "afterstate":
+            return np.arange(MAX_AFTERSTATES)[None, :] < self._table.games.counts[:, None]
+        masks = self._table.moves.masks.copy()
+        masks[self._needs_reset] = True
+        return masks
+
+    def _observations(self):
+        table = self._table
+        rows = table.decision_rows()
+        if self.actions == "move":
+            return _move_observations(self.encoding, rows, table.moves, table.games.to_move)
         return {
-            "position": self.encoding.encode(self._games.rows, check=False),
-            "dice": self._games.dice.copy(),
+            "position": self.encoding.encode(rows, check=False),
+            "dice": table.games.dice.copy(),
         }
 
     def _infos(self) -> dict:
-        games = self._games
+        games = self._table.games
+        infos = VectorInfos(to_move=games.to_move.copy(), turn=games.turns.copy())
+        if self.actions == "move":
+            infos["action_mask"] = self.action_masks()
+            self.action_space.legal_mask = infos["action_mask"]
+            return infos
+        games.generate()
         self.action_space.legal = games.counts
-        afterstates = Afterstates(
+        self._afterstates = Afterstates(
             games.afterstates,
             games.offsets,
             self.encoding,
             out=self._encoding_buffer(),
             positions=games.rows.copy(),
         )
-        infos = VectorInfos(
-            afterstates=afterstates,
-            legal_counts=games.counts,
-            to_move=games.to_move.copy(),
-            turn=games.turns.copy(),
-        )
-        if self.action_masks:
-            infos["action_mask"] = afterstates.action_mask()
+        infos["legal_counts"] = games.counts
+        if self.afterstates_info:
+            infos["afterstates"] = self._afterstates
+        if self.action_masks_in_info:
+            infos["action_mask"] = self._afterstates.action_mask()
         return infos
 
     def _encoding_buffer(self) -> np.ndarray | None:
@@ -459,7 +584,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         if self.copy:
             return None
         self._steps += 1
-        needed = len(self._games.afterstates)
+        needed = len(self._table.games.afterstates)
         buffer = self._buffers[self._steps % 2]
         if len(buffer) < needed:
             buffer = np.empty((needed + needed // 4 + 64, self.encoding.size), np.float32)
@@ -468,12 +593,13 @@ class TapaVectorEnv(gym.vector.VectorEnv):
 
     def get_state(self) -> dict:
         """Everything needed to continue these games later: positions, rolls, turns, who is
-        to move, which games restart on the next step, and the dice generator's state.
+        to move, which games restart on the next step, the turns in progress (move mode) and
+        the dice generator's state.
 
         Plain numpy arrays and a dict, for a training checkpoint; :meth:`set_state` reads it.
         """
-        games = self._games
-        return {
+        games = self._table.games
+        state = {
             "rows": games.rows.copy(),
             "dice": games.dice.copy(),
             "turns": games.turns.copy(),
@@ -481,13 +607,17 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             "needs_reset": self._needs_reset.copy(),
             "np_random": self.np_random.bit_generator.state,
         }
+        if self.actions == "move":
+            state["moves"] = self._table.moves.get_state()
+        return state
 
     def set_state(self, state: dict) -> dict:
         """Continue the games saved by :meth:`get_state`; returns this turn's ``infos``.
 
         Raises ``ValueError`` when the state is of another number of games or malformed.
         """
-        games = self._games
+        table = self._table
+        games = table.games
         try:
             rows = as_rows(np.asarray(state["rows"]))
             if rows.shape[0] != self.num_envs:
@@ -500,19 +630,24 @@ class TapaVectorEnv(gym.vector.VectorEnv):
             needs_reset = np.asarray(state["needs_reset"], dtype=bool).reshape(self.num_envs)
             generator = np.random.default_rng()
             generator.bit_generator.state = state["np_random"]
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"not a saved vector env state: {error}") from None
+            if self.actions == "move":
+                table.moves.set_state(state["moves"])
+        except (KeyError, TypeError) as problem:
+            raise ValueError(f"not a saved vector env state: {problem}") from None
         games.rows[:], games.dice[:], games.turns[:], games.to_move[:] = rows, dice, turns, to_move
         self._needs_reset = needs_reset
+        table.over[:] = needs_reset
         self._np_random = generator
         self._started = True
-        games.generate()
         return self._infos()
 
-    def render(self) -> tuple[str, ...] | None:
+    def render(self) -> tuple | None:
+        rows = self._table.decision_rows()
+        if self.render_mode == "rgb_array":
+            return tuple(board_image(row) for row in rows)
         if self.render_mode != "ansi":
             return None
         return tuple(
             f"{Position._trusted(row)}\nrolled {d[0]}-{d[1]}"
-            for row, d in zip(self._games.rows, self._games.dice)
+            for row, d in zip(rows, self._table.games.dice)
         )

@@ -129,7 +129,20 @@ class Games:
         which = _indices(which)
         choices = np.asarray(choices, dtype=np.int64)
         self.check_choices(choices, which)
-        chosen = self.afterstates[self.offsets[which] + choices]
+        return self.play_rows(
+            self.afterstates[self.offsets[which] + choices], which, rng, next_dice
+        )
+
+    def play_rows(
+        self,
+        chosen: np.ndarray,
+        which: np.ndarray,
+        rng: np.random.Generator,
+        next_dice: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play the afterstate rows ``chosen[k]`` (mover's frame, legal: not checked) in game
+        ``which[k]``, as :meth:`play` does; for plays made a checker move at a time."""
+        which = _indices(which)
         finished, points = outcomes(chosen, rules=self.rules, check=False)
         self.rows[which] = flip(chosen)
         self.turns[which] += 1

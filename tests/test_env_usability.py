@@ -26,7 +26,9 @@ def test_the_envs_import_from_the_package():
 
     assert {"TapaEnv", "TapaVectorEnv"} <= set(tapa_env.__all__)
     assert isinstance(gymnasium.make("Tapa-v0").unwrapped, TapaEnv)
-    assert isinstance(gymnasium.make_vec("Tapa-v0", num_envs=2), TapaVectorEnv)
+    assert isinstance(
+        gymnasium.make_vec("Tapa-v0", num_envs=2, afterstates_info=True), TapaVectorEnv
+    )
 
 
 def test_the_readme_opponent_example_runs():
@@ -43,7 +45,7 @@ def test_the_readme_opponent_example_runs():
 
 
 def test_the_vector_env_says_it_needs_a_reset():
-    env = gymnasium.make_vec("Tapa-v0", num_envs=4)
+    env = gymnasium.make_vec("Tapa-v0", num_envs=4, afterstates_info=True)
     with pytest.raises(gymnasium.error.ResetNeeded, match=r"reset\(\)") as error:
         env.step(np.zeros(4, dtype=np.int64))
     assert isinstance(error.value, ValueError)
@@ -71,7 +73,7 @@ def test_the_registered_env_renders_text_by_default():
 
 
 def test_the_vector_env_renders_text_by_default():
-    env = gymnasium.make_vec("Tapa-v0", num_envs=2)
+    env = gymnasium.make_vec("Tapa-v0", num_envs=2, afterstates_info=True)
     env.reset(seed=0)
     boards = env.render()
     assert len(boards) == 2 and all(str(Position.initial()) in board for board in boards)
@@ -96,7 +98,7 @@ def test_check_env_passes_with_its_render_check():
 def test_vector_masks_equal_the_single_envs_for_the_same_game():
     """A vector env of one and a single env with one seed play the same game (same dice)."""
     single = tapa_env.TapaEnv()
-    vector = tapa_env.TapaVectorEnv(1, action_masks=True)
+    vector = tapa_env.TapaVectorEnv(1, afterstates_info=True, action_masks=True)
     _, info = single.reset(seed=4)
     _, infos = vector.reset(seed=4)
     rng = np.random.default_rng(4)
@@ -106,7 +108,7 @@ def test_vector_masks_equal_the_single_envs_for_the_same_game():
         assert mask.dtype == bool and mask.shape == (1, MAX_AFTERSTATES)
         np.testing.assert_array_equal(mask[0], info["action_mask"])
         compared += 1
-        action = int(rng.integers(len(info["afterstate_rows"])))
+        action = int(rng.integers(len(info["afterstates"].rows)))
         _, _, terminated, truncated, info = single.step(action)
         _, _, _, _, infos = vector.step(np.array([action]))
         if terminated or truncated:
@@ -117,7 +119,7 @@ def test_vector_masks_equal_the_single_envs_for_the_same_game():
 
 
 def test_vector_masks_mark_each_games_legal_actions():
-    env = gymnasium.make_vec("Tapa-v0", num_envs=6, action_masks=True)
+    env = gymnasium.make_vec("Tapa-v0", num_envs=6, afterstates_info=True, action_masks=True)
     _, infos = env.reset(seed=2)
     for _ in range(20):
         _, _, _, _, infos = env.step(env.action_space.sample())
@@ -131,7 +133,7 @@ def test_vector_masks_mark_each_games_legal_actions():
 
 
 def test_without_the_option_the_missing_mask_says_how_to_get_it():
-    env = gymnasium.make_vec("Tapa-v0", num_envs=2)
+    env = gymnasium.make_vec("Tapa-v0", num_envs=2, afterstates_info=True)
     _, infos = env.reset(seed=0)
     assert "action_mask" not in infos
     with pytest.raises(KeyError, match="action_masks=True"):
@@ -144,4 +146,4 @@ def test_without_the_option_the_missing_mask_says_how_to_get_it():
 @pytest.mark.parametrize("value", [1, "yes", None])
 def test_action_masks_must_be_a_boolean(value):
     with pytest.raises(ValueError, match="action_masks"):
-        tapa_env.TapaVectorEnv(2, action_masks=value)
+        tapa_env.TapaVectorEnv(2, afterstates_info=True, action_masks=value)
