@@ -224,7 +224,31 @@ def _start_options(
     return rows, dice
 
 
-class TapaEnv(gym.Env):
+class _OpponentSeat:
+    """The ``opponent`` property both envs share; they keep their games in ``_table``."""
+
+    _table: Table
+    rules: Rules
+
+    @property
+    def opponent(self) -> Any:
+        """The other side's player (``None``: self-play). Assigning a new one (a name, a
+        path, a player) takes effect from the next opponent turn, as for a pool of past
+        selves; assigning ``None`` to an env made with an opponent, or the reverse, is not
+        allowed, since the observations' point of view would change."""
+        return self._table.opponent
+
+    @opponent.setter
+    def opponent(self, value: Any) -> None:
+        player = opponent_player(value, self.rules)
+        if (player is None) != (self._table.opponent is None):
+            raise ValueError(
+                "an env made for self-play cannot take an opponent, nor the reverse: make a new env"
+            )
+        self._table.opponent = player
+
+
+class TapaEnv(_OpponentSeat, gym.Env):
     """One game of Tapa, played from the side to move.
 
     Args:
@@ -270,13 +294,13 @@ class TapaEnv(gym.Env):
         self.encoding = get_encoding(encoding)
         self.actions = _check_actions_mode(actions)
         self.rules = check_rules(rules)
-        self.opponent = opponent_player(opponent, self.rules)
         self.max_turns = _check_max_turns(max_turns)
         self.render_mode = render_mode
         self.observation_space = _observation_space(self.encoding, self.actions)
         size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
         self.action_space = TurnActions(size)
-        self._table = Table(1, self.actions, self.rules, self.max_turns, self.opponent)
+        player = opponent_player(opponent, self.rules)
+        self._table = Table(1, self.actions, self.rules, self.max_turns, player)
         self._all = np.zeros(1, dtype=np.int64)
         self._started = False
         self._finished = False
@@ -400,7 +424,7 @@ class VectorInfos(dict):
         raise KeyError(key)
 
 
-class TapaVectorEnv(gym.vector.VectorEnv):
+class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
     """``num_envs`` games of Tapa stepped by one batched engine call, each from its mover.
 
     Next-step autoreset (``metadata["autoreset_mode"]``): the step after a game terminates
@@ -471,7 +495,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self.actions = _check_actions_mode(actions)
         self.rules = check_rules(rules)
         self.max_turns = _check_max_turns(max_turns)
-        self.opponent = opponent_player(opponent, self.rules)
+        player = opponent_player(opponent, self.rules)
         self.render_mode = render_mode
         size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
         self.single_observation_space = _observation_space(self.encoding, self.actions)
@@ -479,7 +503,7 @@ class TapaVectorEnv(gym.vector.VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = TurnActionsBatch(size, self.num_envs)
         self._table = Table(
-            self.num_envs, self.actions, self.rules, self.max_turns, self.opponent, threads
+            self.num_envs, self.actions, self.rules, self.max_turns, player, threads
         )
         self._everyone = np.arange(self.num_envs)
         self._needs_reset = np.zeros(self.num_envs, dtype=bool)
