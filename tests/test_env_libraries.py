@@ -8,6 +8,8 @@ to stack them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pytest
@@ -123,3 +125,10 @@ def test_the_board_image_rings_a_pinned_checker_in_red():
     free = board_image(Position.from_key("24:10,13:3,7:1,6:1|1:12,8:1,19:2|").row)
     red = (pinned[:, :, 0] > 200) & (pinned[:, :, 1] < 80)
     assert red.sum() > 20 and not ((free[:, :, 0] > 200) & (free[:, :, 1] < 80)).any()
+
+
+def test_the_readme_environment_example_runs():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Environments and position tensors", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
