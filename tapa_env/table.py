@@ -153,7 +153,11 @@ class Table:
         pending = which[~self.over[which]]
         while len(pending):
             agent = self._agent_to_move(pending)
-            passing = pending[agent & (self.moves.needed[pending] == 0)] if self.moves else []
+            passing = (
+                pending[agent & (self.moves.needed[pending] == 0)]
+                if self.moves is not None
+                else pending[:0]
+            )
             opponent = pending[~agent]
             if not len(passing) and not len(opponent):
                 break
