@@ -5,6 +5,14 @@
 after a short message on stderr: one line (``train.py: error: ...``) for what the script
 checks, Hydra's few lines for an override Hydra cannot apply (``games=abc``, an unknown key).
 Status 1 with a traceback is left for a fault of the program itself.
+
+Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments; their
+schema is a dataclass named ``...Config`` in the ``agents`` module that does the script's work
+(``agents/tournament.py`` ``TournamentConfig``, ``agents/terminal.py`` ``PlayConfig``,
+``agents/td/exporting.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
+and each algorithm's ``agents/<name>/config.py``, which ``configs/agent/<name>.yaml`` sets).
+The script registers it with Hydra, and the YAML's first comment names it as
+``path (Class)`` (tests/test_layout.py checks that each named file has its class).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
-from agents.checkpoint import CheckpointError, network_of, read
-from agents.exporting import (
+from agents.td.checkpoint import CheckpointError, network_of, read
+from agents.td.exporting import (
     ONNX_TOLERANCE,
     ExportConfig,
     ExportError,

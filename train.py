@@ -1,8 +1,15 @@
-"""Train a Tapa bot by TD(λ) self-play: ``python train.py [key=value ...]``.
+"""Train a Tapa bot by self-play: ``python train.py [agent=td] [key=value ...]``.
 
-Reads ``configs/train.yaml`` (``python train.py --help`` lists every setting), trains in the
-run directory (``runs/default`` or one named after the overrides), logs to TensorBoard there,
-and resumes the run when the directory already holds a checkpoint.
+Reads ``configs/train.yaml``, the settings every algorithm has, and the algorithm's own from
+``configs/agent/<name>.yaml`` (``agent=td``, TD(λ), by default; ``python train.py --help``
+lists every setting), trains in the run directory (``runs/default`` or one named after the
+overrides), logs to TensorBoard there, and resumes the run when the directory already holds
+a checkpoint.
+
+An algorithm is one entry of :data:`ALGORITHMS`: its config schema (an
+:class:`agents.runs.RunConfig` dataclass, stored for Hydra as ``/schema/<name>``, which
+``configs/agent/<name>.yaml`` names in its defaults) and its ``train(config, run_dir,
+logger) -> TrainResult``, from its package ``agents/<name>/``.
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings, or an unusable checkpoint in the run directory, exits with status 2 after a short
@@ -14,6 +21,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import hydra
@@ -21,13 +31,38 @@ from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from agents.checkpoint import CheckpointError
-from agents.config import ConfigError, TrainConfig
+import agents.td.training
 from agents.curve import draw_learning_curve
-from agents.training import TrainingDiverged, train
+from agents.files import PlayerSpecError
+from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
+from agents.td.config import TDConfig
 from entry import EntryScript
 
-ConfigStore.instance().store(name="train_schema", node=TrainConfig)
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A training algorithm: its settings' schema and the function that trains.
+
+    ``config`` is a :class:`RunConfig` dataclass with the algorithm's own groups (``agent``,
+    ``learner``); ``train(config, run_dir, logger)`` trains in ``run_dir``, resuming what it
+    holds, and raises :class:`ConfigError` or :class:`PlayerSpecError` for a setting or a
+    checkpoint it cannot use, :class:`TrainingDiverged` when training diverges.
+    """
+
+    config: type[RunConfig]
+    train: Callable[[RunConfig, Path, Logger | None], TrainResult]
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    "td": Algorithm(TDConfig, agents.td.training.train),
+}
+"""The algorithms by name: ``agent=<name>`` selects ``configs/agent/<name>.yaml`` and this
+entry. Adding one: a package ``agents/<name>/``, that file, and an entry here."""
+
+for _name, _algorithm in ALGORITHMS.items():
+    ConfigStore.instance().store(
+        group="schema", name=_name, node=_algorithm.config, package="_global_"
+    )
 
 
 def run_name(overrides: str) -> str:
@@ -74,14 +109,31 @@ EXIT_DIVERGED = 3
 SCRIPT = EntryScript("train.py")
 
 
+def check_algorithms(arguments: list[str]) -> None:
+    """Refuse, in one line, an ``agent=NAME`` override that names no algorithm of
+    :data:`ALGORITHMS` (Hydra would say it in many)."""
+    for argument in arguments:
+        found = re.fullmatch(r"agent=([\w,\-]*)", argument)
+        if not found:
+            continue
+        for name in found.group(1).split(","):
+            if name not in ALGORITHMS:
+                SCRIPT.fail(
+                    f"agent={name}: no algorithm {name!r} yet; the algorithms are "
+                    f"{', '.join(ALGORITHMS)} (configs/agent/<name>.yaml)"
+                )
+
+
 @hydra.main(version_base="1.3", config_path="configs", config_name="train")
 def main(cfg: DictConfig) -> None:
-    config: TrainConfig = SCRIPT.settings(cfg, TrainConfig)
-    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    hydra_config = HydraConfig.get()
+    algorithm = ALGORITHMS[hydra_config.runtime.choices["agent"]]
+    config = SCRIPT.settings(cfg, algorithm.config)
+    run_dir = Path(hydra_config.runtime.output_dir)
     logger = TensorBoardLogger(run_dir)
     try:
-        result = train(config, run_dir, logger)
-    except (ConfigError, CheckpointError) as error:
+        result = algorithm.train(config, run_dir, logger)
+    except (ConfigError, PlayerSpecError) as error:
         SCRIPT.fail(str(error))
     except TrainingDiverged as error:
         SCRIPT.fail(str(error), EXIT_DIVERGED)
@@ -114,4 +166,5 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    check_algorithms(sys.argv[1:])
     SCRIPT.run(main)

@@ -1,12 +1,12 @@
-"""What plays Tapa: heuristic bots, trained TD bots, the arena, tournaments (docs/formats.md).
+"""What plays Tapa: the player interface, heuristic bots, the arena, tournaments, and one
+package per learning algorithm (``agents.td``) (docs/formats.md).
 
-Importing this package does not import torch: trained bots play with numpy alone.
+Importing this package imports no algorithm and no torch: trained bots play with numpy alone.
 """
 
 from .arena import GameResults, play_games
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
 from .players import Player, RandomPlayer
-from .td_player import TDPlayer
 
 __all__ = [
     "BUILTIN_NAMES",
@@ -14,7 +14,6 @@ __all__ = [
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
-    "TDPlayer",
     "load_player",
     "play_games",
 ]

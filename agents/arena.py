@@ -168,7 +168,7 @@ def play_games(
                 which = active[mine]
                 afterstates, offsets = table.turn_afterstates(which)
                 choices[mine] = players[player].choose_batch(
-                    table.rows[which], afterstates, offsets, rng
+                    table.rows[which], table.dice[which], afterstates, offsets, rng
                 )
         slot_turn[active] += 1
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])

@@ -1,7 +1,7 @@
 """The learning curve of a run: win rate against each opponent vs games trained, as a PNG.
 
 ``python -m agents.curve RUN_DIR [--out PNG]`` draws it from the run's
-``evaluations.jsonl`` (one evaluation a line, written by :func:`agents.training.train`);
+``evaluations.jsonl`` (one evaluation a line, written by :func:`agents.td.training.train`);
 ``train.py`` draws it into the run directory when it stops.
 """
 

@@ -103,8 +103,13 @@ class LinearPlayer(Player):
         """``(M,)`` float32 scores of a batch of afterstates (higher is better for the mover)."""
         return afterstate_features(afterstates, rules=self.rules) @ self.weights
 
-    def choose_batch(self, positions, afterstates, offsets, rng):
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
         return best_in_each_turn(self.scores(afterstates), offsets)
+
+    def values(self, position, dice, afterstates):
+        """Its own score of each afterstate (:meth:`scores`), float64; not points."""
+        what = f"{self.name}'s own score, higher is better; not points"
+        return self.scores(afterstates).astype(np.float64), what, "+.1f"
 
 
 class DefensivePlayer(LinearPlayer):
@@ -181,10 +186,24 @@ class AdaptivePlayer(Player):
         opening = positions[:, OWN + POINTS - 1] >= OPENING_START_CHECKERS
         return (high_rolls & opening & (own_pinned(positions) == 0)).astype(np.int64)
 
-    def choose_batch(self, positions, afterstates, offsets, rng):
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
+        return best_in_each_turn(self.scores(positions, afterstates, offsets), offsets)
+
+    def scores(
+        self, positions: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray
+    ) -> np.ndarray:
+        """``(M,)`` float32 score of each afterstate under its turn's style (higher is better
+        for the mover); arguments as in :meth:`choose_batch`."""
         both = afterstate_features(afterstates, rules=self.rules) @ self.weights.T
         style = np.repeat(self.styles(positions, afterstates, offsets), np.diff(offsets))
-        return best_in_each_turn(both[np.arange(len(style)), style], offsets)
+        return both[np.arange(len(style)), style]
+
+    def values(self, position, dice, afterstates):
+        """Its own score of each afterstate under the turn's style, float64; not points."""
+        offsets = np.array([0, len(afterstates)], dtype=np.int64)
+        scores = self.scores(position.row[None, :], afterstates, offsets)
+        what = "adaptive's own score, higher is better; not points"
+        return scores.astype(np.float64), what, "+.1f"
 
 
 HEURISTIC_PLAYERS: dict[str, type[Player]] = {

@@ -1,26 +1,50 @@
-"""``load_player(spec)``: a player from a built-in name or from the path of a bot file."""
+"""``load_player(spec)``: a player from a built-in name, a trained bot's file, or a class.
+
+A spec is one of
+
+* a built-in name: ``random``, ``offensive``, ``defensive``, ``adaptive``;
+* the path of a trained bot's file (a checkpoint or an exported bot file), with ``@2ply``
+  for a two-ply search; each algorithm reads its own files (:data:`TRAINED_BOT_READERS`);
+* ``module:Class``, a player class of your own: the module is imported (the current
+  directory first on ``sys.path``) and the class made, with ``rules=`` when it takes them.
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import os
 import re
+import sys
 from pathlib import Path
 
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from .players import Player, RandomPlayer
+from .files import PlayerSpecError, check_trained_rules, first_line
+from .players import ChoosingPlayer, Player, RandomPlayer
 
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
 
+TRAINED_BOT_READERS = ("agents.td.loading",)
+"""The modules that read trained bots from files, one per algorithm that writes them, by
+name (imported only when a file is loaded, so that this module needs no algorithm). Each
+has ``recognises(path) -> bool`` and ``load(path, rules, ply) -> Player``; the first that
+recognises a file loads it, and the last loads (and explains) a file none recognises."""
 
-class PlayerSpecError(ValueError):
-    """A player name or path that names no player, or a file that holds no bot."""
+CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
+"""``module:Class``: a dotted module name and a class name."""
 
+_KINDS = "or the path of a checkpoint or exported bot file, or module:Class"
 
-def first_line(error: BaseException) -> str:
-    """The first line of an error's message (its type's name when it has none): a library's
-    long message cut to what a one-line error can carry."""
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+__all__ = [
+    "BUILTIN_NAMES",
+    "CLASS_SPEC",
+    "TRAINED_BOT_READERS",
+    "PlayerSpecError",
+    "check_trained_rules",
+    "first_line",
+    "load_player",
+]
 
 
 def _builtin(name: str, rules: Rules) -> Player:
@@ -32,26 +56,24 @@ def _builtin(name: str, rules: Rules) -> Player:
 
 
 def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Player:
-    """The player named by ``spec`` (docs/formats.md).
+    """The player named by ``spec`` (docs/formats.md), to play under ``rules``.
 
-    ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, or the path of
-    a checkpoint or an exported bot file (leading and trailing spaces ignored); a trained
-    bot plays 1-ply, or 2-ply with the suffix ``@2ply`` (``checkpoints/tapa-td.pt@2ply``). A
-    :class:`Player` is returned as it is. ``rules`` are the rules the player will play
-    under: a trained bot made for other rules is refused, since it would misjudge positions.
+    ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, the path of a
+    checkpoint or an exported bot file (leading and trailing spaces ignored), or
+    ``module:Class`` (see :func:`load_class`). A trained bot plays 1-ply, or 2-ply with the
+    suffix ``@2ply`` (``checkpoints/tapa-td.pt@2ply``); one made for other rules than
+    ``rules`` is refused, since it would misjudge positions. A :class:`Player` is returned
+    as it is.
 
     Raises :class:`PlayerSpecError` (a ``ValueError``) with a one-line message for an empty
-    or unknown name, and for a file that is missing, corrupt or not a tapa-rl bot, naming
-    the file and the problem.
+    or unknown name, for a file that is missing, corrupt or not a tapa-rl bot, and for a
+    class that cannot be imported or made or is not a player, naming what is wrong.
     """
     if isinstance(spec, Player):
         return spec
     name = str(spec).strip()
     if not name:
-        raise PlayerSpecError(
-            f"empty player name: use one of {', '.join(BUILTIN_NAMES)}, "
-            "or the path of a checkpoint or exported bot file"
-        )
+        raise PlayerSpecError(f"empty player name: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}")
     if name in BUILTIN_NAMES:
         return _builtin(name, rules)
     ply = 1
@@ -59,46 +81,98 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     if found:
         name, ply = found.group(1), int(found.group(2))
     path = Path(name).expanduser()
+    if CLASS_SPEC.fullmatch(name) and not path.exists():
+        if ply != 1:
+            raise PlayerSpecError(
+                f"{name}@{ply}ply: the @{ply}ply search is for trained bots (a checkpoint or "
+                "bot file), not for a class"
+            )
+        return load_class(name, rules)
     if path.suffix or path.exists() or "/" in name or "\\" in name:
-        return _load_bot_file(path, rules, ply)
+        return _load_trained(path, rules, ply)
     raise PlayerSpecError(
-        f"unknown player {name!r}: use one of {', '.join(BUILTIN_NAMES)}, "
-        "or the path of a checkpoint or exported bot file"
+        f"unknown player {name!r}: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}"
     )
 
 
-def _load_bot_file(path: Path, rules: Rules, ply: int = 1) -> Player:
-    """A TD player from an exported bot file (:mod:`agents.bot_file`, numpy only) or a
-    training checkpoint (:mod:`agents.checkpoint`, which needs torch).
+def _load_trained(path: Path, rules: Rules, ply: int) -> Player:
+    """A trained bot from its file, read by the first of :data:`TRAINED_BOT_READERS` that
+    recognises it (the last one when none does)."""
+    readers = [importlib.import_module(module) for module in TRAINED_BOT_READERS]
+    for reader in readers[:-1]:
+        if reader.recognises(path):
+            return reader.load(path, rules, ply)
+    return readers[-1].load(path, rules, ply)
 
-    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry) or, for
-    a file that cannot be read, by the extension ``.npz``; torch is imported only for a
-    checkpoint. A bot made for other rules than ``rules`` is refused.
+
+def load_class(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
+    """The player that ``module:Class`` names, made (``Class(rules=rules)`` when its
+    constructor takes ``rules``, else ``Class()``).
+
+    The module is imported with the current directory first on ``sys.path``, as ``python``
+    itself does for a script or ``-m``. The class is a :class:`Player` subclass that
+    implements ``choose`` or ``choose_batch``, or any class with a
+    ``choose(position, dice)`` method (it is then wrapped in a :class:`ChoosingPlayer`).
+    A player whose ``name`` is not its own is named ``spec``.
+
+    Raises :class:`PlayerSpecError` with one line for a missing module, a module that fails
+    to import, a missing class, a class that is not a player, and a constructor that fails.
     """
-    from . import bot_file
-    from .td_player import TDPlayer
-
-    name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
-    if bot_file.is_bot_file(path) or path.suffix.lower() == bot_file.SUFFIX:
-        exported = bot_file.read(path)
-        check_trained_rules(path, exported.rules, rules)
-        return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
-    from .checkpoint import evaluator_of, read, rules_of
-
-    content = read(path)
-    check_trained_rules(path, rules_of(content), rules)
-    return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))
-
-
-def check_trained_rules(path: Path, trained: Rules, rules: Rules) -> None:
-    """Raise :class:`PlayerSpecError` when a bot trained under ``trained`` would play under
-    other ``rules``: it would misjudge the positions where they differ."""
-    if trained == rules:
-        return
-    differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
-    trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
-    asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
-    raise PlayerSpecError(
-        f"{path}: trained under other rules ({trained_flags}); it would misjudge "
-        f"positions under {asked_flags}"
-    )
+    found = CLASS_SPEC.fullmatch(spec)
+    if not found:
+        raise PlayerSpecError(f"{spec!r} is not module:Class (such as mybots:GreedyPlayer)")
+    module_name, class_name = found.groups()
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        missing = error.name or ""
+        if module_name == missing or module_name.startswith(missing + "."):
+            raise PlayerSpecError(
+                f"{spec}: no module named {missing!r} in the current directory ({here}) "
+                "or on the Python path"
+            ) from None
+        raise PlayerSpecError(
+            f"{spec}: importing {module_name} failed: {first_line(error)}"
+        ) from None
+    except Exception as error:  # whatever the module raises while it runs
+        raise PlayerSpecError(
+            f"{spec}: importing {module_name} failed: {type(error).__name__}: {first_line(error)}"
+        ) from None
+    made = getattr(module, class_name, None)
+    if made is None:
+        where = getattr(module, "__file__", None) or module_name
+        raise PlayerSpecError(f"{spec}: module {module_name} ({where}) has no {class_name!r}")
+    if not inspect.isclass(made):
+        raise PlayerSpecError(
+            f"{spec}: {class_name} is not a class (its type is {type(made).__name__})"
+        )
+    if issubclass(made, Player):
+        if not Player.implements_choice(made):
+            raise PlayerSpecError(
+                f"{spec}: {class_name} implements neither choose(position, dice) nor "
+                "choose_batch(positions, dice, afterstates, offsets, rng)"
+            )
+    elif not callable(getattr(made, "choose", None)):
+        raise PlayerSpecError(
+            f"{spec}: {class_name} is not a player: it is no agents.Player and has no "
+            "choose(position, dice) method"
+        )
+    try:
+        parameters = inspect.signature(made).parameters.values()
+    except (TypeError, ValueError):
+        parameters = []
+    takes_rules = any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
+    try:
+        player = made(rules=rules) if takes_rules else made()
+    except Exception as error:  # whatever the constructor raises
+        raise PlayerSpecError(
+            f"{spec}: {class_name}() failed: {type(error).__name__}: {first_line(error)}"
+        ) from None
+    if not isinstance(player, Player):
+        return ChoosingPlayer(player, name=spec, rules=rules)
+    if player.name == Player.name:  # the class did not name its players
+        player.name = spec
+    return player

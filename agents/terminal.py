@@ -19,7 +19,7 @@ from tapa_env.board_text import draw_framed_board
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
-from .players import Player
+from .players import Player, RandomPlayer, Values, choose_one
 
 DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
 FIRST = ("roll", "you", "bot")
@@ -131,44 +131,17 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
 # --- what a bot thinks of the plays ------------------------------------------------------------
 
 
-def hint_values(hinter: Player, position: Position, plays: list[Play], rules: Rules):
+def hint_values(
+    hinter: Player, position: Position, dice: tuple[int, int], plays: list[Play]
+) -> Values | None:
     """``(values, what, format)`` the hint player gives each play, or ``None`` when it has no
-    opinion.
+    opinion: what its :meth:`~agents.players.Player.values` says.
 
     A trained bot gives the equity (expected points for the side that plays, -2 to +2), a
     play that ends the game its exact points; a heuristic bot gives its own score.
     """
-    from agents.heuristics import AdaptivePlayer, LinearPlayer
-    from agents.td_player import TDPlayer
-    from tapa_env.outcome import outcomes
-
     rows = np.stack([play.afterstate.row for play in plays])
-    offsets = np.array([0, len(rows)], dtype=np.int64)
-    if isinstance(hinter, TDPlayer):
-        values = hinter.equities(rows, position.row[None, :], offsets).astype(np.float64)
-        what = "equity: expected points for you, -2 to +2"
-        if hinter.ply == 2:
-            from agents.search import top_candidates, two_ply_equities
-
-            chosen = top_candidates(values, offsets, max(hinter.candidates, HINTS_SHOWN))
-            deeper = np.full(len(rows), -np.inf)
-            deeper[chosen] = two_ply_equities(hinter.evaluator, rows, chosen, hinter.rules)
-            values = deeper
-            what = "2-ply equity: expected points for you, -2 to +2"
-        finished, points = outcomes(rows, rules=rules, check=False)
-        values[finished] = points[finished]
-        return values, what, "+.3f"
-    if isinstance(hinter, LinearPlayer):
-        what = f"{hinter.name}'s own score, higher is better; not points"
-        return hinter.scores(rows).astype(np.float64), what, "+.1f"
-    if isinstance(hinter, AdaptivePlayer):
-        from agents.features import afterstate_features
-
-        style = int(hinter.styles(position.row[None, :], rows, offsets)[0])
-        scores = afterstate_features(rows, rules=rules) @ hinter.weights[style]
-        what = "adaptive's own score, higher is better; not points"
-        return scores.astype(np.float64), what, "+.1f"
-    return None
+    return hinter.values(position, dice, rows)
 
 
 # --- the game in the terminal ------------------------------------------------------------------
@@ -366,7 +339,7 @@ class Session:
         if plays[0].text == "pass":
             self.say(f"{self.name} rolls {roll}: no legal play, it passes.")
             return position
-        after = self.opponent.choose(position, dice, rng=self.bot_rng, rules=self.rules)
+        after = choose_one(self.opponent, position, dice, self.bot_rng, self.rules)
         text = next(play.text for play in plays if play.afterstate == after)
         self.say(f"{self.name} rolls {roll} and plays {text}  (on your board: {mirrored(text)})")
         return after
@@ -424,7 +397,7 @@ class Session:
         if word in ("help", "?"):
             self.say(HELP)
         elif word == "hint":
-            self.hint(position, plays)
+            self.hint(position, dice, plays)
         elif word == "list":
             self.list_plays(plays, len(plays))
         elif word == "board":
@@ -465,11 +438,16 @@ class Session:
                 f"  ... and {len(plays) - limit} more: type list to see them all, or type the play."
             )
 
-    def hint(self, position: Position, plays: list[Play]) -> None:
-        found = hint_values(self.hinter, position, plays, self.rules)
+    def hint(self, position: Position, dice: tuple[int, int], plays: list[Play]) -> None:
+        found = hint_values(self.hinter, position, dice, plays)
         if found is None:
+            why = (
+                "it plays at random"
+                if isinstance(self.hinter, RandomPlayer)
+                else "it gives no values"
+            )
             self.say(
-                f"{self.hinter.name} has no opinion of plays: it plays at random. For hints, "
+                f"{self.hinter.name} has no opinion of plays: {why}. For hints, "
                 "set hint_player=defensive or the path of a trained bot."
             )
             return

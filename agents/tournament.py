@@ -9,12 +9,14 @@ import multiprocessing
 import numbers
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+
+from tapa_env.rules import Rules
 
 from .arena import GameResults, play_games
 from .loading import load_player
@@ -31,7 +33,8 @@ class TournamentConfig:
     players: list[str] = field(
         default_factory=lambda: ["offensive", "defensive", "adaptive", "random"]
     )
-    """Players by name (random, offensive, defensive, adaptive) or checkpoint/bot file path."""
+    """Players by name (random, offensive, defensive, adaptive), checkpoint/bot file path, or
+    module:Class."""
     games: int = 2000
     """Games per pairing (matches when match_points is set); even with duplicate dice."""
     seed: int = 0
@@ -48,6 +51,13 @@ class TournamentConfig:
     """Games stepped together in one engine call, per worker."""
     out: str | None = None
     """Also write results.json to this path."""
+    rules: dict = field(default_factory=lambda: dict(vars(Rules())))
+    """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
+
+
+def rules_of(config: TournamentConfig) -> Rules:
+    """The rules a (checked) tournament plays under."""
+    return Rules.from_mapping(dict(config.rules))
 
 
 class ConfigError(ValueError):
@@ -110,8 +120,16 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     out = config.out
     if out is not None and (not isinstance(out, str | os.PathLike) or not str(out).strip()):
         raise ConfigError(f"out must be the path of a file, or null, got {out!r}")
+    if not isinstance(config.rules, Mapping):
+        raise ConfigError(
+            f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
+        )
+    try:
+        rules = Rules.from_mapping(dict(config.rules))
+    except ValueError as error:
+        raise ConfigError(f"rules: {error}") from None
     for name in names:
-        load_player(name)  # a bad name or file fails here, before any game
+        load_player(name, rules)  # a bad name or file, or other rules, fail here, before any game
     return replace(
         config,
         players=names,
@@ -122,6 +140,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         workers=workers,
         batch=batch,
         out=None if out is None else str(out),
+        rules=dict(vars(rules)),
     )
 
 
@@ -194,7 +213,8 @@ def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
 
 def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) -> GameResults:
     names = list(itertools.combinations(config.players, 2))[pairing]
-    players = (load_player(names[0]), load_player(names[1]))
+    rules = rules_of(config)
+    players = (load_player(names[0], rules), load_player(names[1], rules))
     per_unit = 2 if config.duplicate else 1
     results = play_games(
         players,
@@ -204,6 +224,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         match_points=config.match_points,
         max_turns=config.max_turns,
         batch=config.batch,
+        rules=rules,
         first_stream=pairing * STREAMS_PER_PAIRING + first,
     )
     results.unit = results.unit + first

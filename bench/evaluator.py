@@ -1,7 +1,7 @@
 """Cost of valuing afterstates: the numpy evaluator against encoding plus torch's forward pass.
 
 Afterstates of a fixed pool of (position, roll) pairs from seeded random self-play are valued
-by an 80-unit sigmoid network, one thread: by ``agents.evaluator.Evaluator`` from their
+by an 80-unit sigmoid network, one thread: by ``agents.td.evaluator.Evaluator`` from their
 positions (what training and play use), and by encoding them and running the torch network.
 Prints nanoseconds per afterstate for each encoding, then as its last line
 ``evaluator_ns_per_afterstate N`` for the default (expert) encoding.
@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from options import positive_int
 
-from agents.network import NetworkShape, TDNetwork
+from agents.td.network import NetworkShape, TDNetwork
 from tapa_env import generate_afterstates
 from tapa_env.encoding import get_encoding
 from tapa_env.selfplay import random_self_play

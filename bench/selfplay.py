@@ -1,6 +1,6 @@
 """Throughput of full TD(λ) training (play and learning) with the default config.
 
-Runs ``agents.training.train`` with ``configs/train.yaml``'s settings for a fixed number of
+Runs ``agents.td.training.train`` with ``configs/train.yaml``'s settings for a fixed number of
 self-play games (evaluations and checkpoints left out, everything else as configured), once
 per thread count in one process, and once per process count as a data-parallel run under
 ``torchrun`` (one thread a process), each after a short warm-up run that loads the compiled
@@ -25,21 +25,25 @@ from pathlib import Path
 from omegaconf import OmegaConf
 from options import positive_int
 
-from agents.config import TrainConfig
-from agents.training import train
+from agents.td.config import TDConfig
+from agents.td.training import train
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def default_config() -> TrainConfig:
-    """``configs/train.yaml`` without Hydra's own section, as a :class:`TrainConfig`."""
-    settings = OmegaConf.load(ROOT / "configs" / "train.yaml")
-    settings.pop("defaults")
-    settings.pop("hydra")
-    return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(TrainConfig), settings))
+def default_config() -> TDConfig:
+    """``configs/agent/td.yaml`` and ``configs/train.yaml`` (what ``python train.py``
+    composes) without Hydra's own sections, as a :class:`TDConfig`."""
+    layers = []
+    for name in ("agent/td.yaml", "train.yaml"):
+        settings = OmegaConf.load(ROOT / "configs" / name)
+        settings.pop("defaults", None)
+        settings.pop("hydra", None)
+        layers.append(settings)
+    return OmegaConf.to_object(OmegaConf.merge(OmegaConf.structured(TDConfig), *layers))
 
 
-def measure(config: TrainConfig, games: int, threads: int) -> tuple[float, float]:
+def measure(config: TDConfig, games: int, threads: int) -> tuple[float, float]:
     """Turns and games per second of ``games`` self-play games of training."""
     timed = replace(
         config,

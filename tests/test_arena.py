@@ -19,7 +19,7 @@ class FirstPlay(Player):
 
     name = "first"
 
-    def choose_batch(self, positions, afterstates, offsets, rng):
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
         return np.zeros(len(offsets) - 1, dtype=np.int64)
 
 
@@ -28,7 +28,7 @@ class MostAdvanced(Player):
 
     name = "advanced"
 
-    def choose_batch(self, positions, afterstates, offsets, rng):
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
         pips = (afterstates[:, :24].astype(np.int64) * np.arange(1, 25)).sum(axis=1)
         return best_in_each_turn(-pips.astype(np.float64), offsets)
 

@@ -16,7 +16,8 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
-from agents.bot_file import (
+from agents.equity import OUTCOMES
+from agents.td.bot_file import (
     FORMAT,
     FORMAT_VERSION,
     BotFileError,
@@ -25,12 +26,11 @@ from agents.bot_file import (
     read,
     write,
 )
-from agents.checkpoint import describe as describe_checkpoint
-from agents.checkpoint import save
-from agents.equity import OUTCOMES
-from agents.exporting import bot_file_contents, export_bot_file
-from agents.network import NetworkShape, TDNetwork
-from agents.td_player import TDPlayer
+from agents.td.checkpoint import describe as describe_checkpoint
+from agents.td.checkpoint import save
+from agents.td.exporting import bot_file_contents, export_bot_file
+from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import TDPlayer
 from tapa_env import DEFAULT_RULES, Position, Rules, generate_afterstates
 from tapa_env.encoding import get_encoding
 from tapa_env.selfplay import random_self_play
@@ -62,7 +62,7 @@ def turns():
     assert len(record.positions) >= 10_000
     positions, dice = record.positions[:10_000], record.dice[:10_000]
     afterstates, offsets = generate_afterstates(positions, dice)
-    return positions, afterstates, offsets
+    return positions, dice, afterstates, offsets
 
 
 def test_a_bot_file_holds_the_documented_metadata_and_the_exact_weights(tmp_path):
@@ -100,11 +100,11 @@ def test_a_bot_file_holds_the_documented_metadata_and_the_exact_weights(tmp_path
 
 def test_load_player_plays_a_bot_file_exactly_as_its_checkpoint_on_10000_positions(files, turns):
     checkpoint, exported = files
-    positions, afterstates, offsets = turns
+    positions, dice, afterstates, offsets = turns
     ours, theirs = load_player(exported), load_player(checkpoint)
     assert isinstance(ours, TDPlayer) and ours.name == "bot" and ours.ply == 1
-    a = ours.choose_batch(positions, afterstates, offsets, None)
-    b = theirs.choose_batch(positions, afterstates, offsets, None)
+    a = ours.choose_batch(positions, dice, afterstates, offsets, None)
+    b = theirs.choose_batch(positions, dice, afterstates, offsets, None)
     assert len(a) == 10_000
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(
@@ -114,13 +114,13 @@ def test_load_player_plays_a_bot_file_exactly_as_its_checkpoint_on_10000_positio
 
 def test_a_bot_file_plays_two_ply_with_the_suffix_as_its_checkpoint_does(files, turns):
     checkpoint, exported = files
-    positions, afterstates, offsets = turns
+    positions, dice, afterstates, offsets = turns
     ours, theirs = load_player(f"{exported}@2ply"), load_player(f"{checkpoint}@2ply")
     assert (ours.name, ours.ply) == ("bot@2ply", 2)
     end = 200
     sub = offsets[: end + 1]
-    a = ours.choose_batch(positions[:end], afterstates[: sub[-1]], sub, None)
-    b = theirs.choose_batch(positions[:end], afterstates[: sub[-1]], sub, None)
+    a = ours.choose_batch(positions[:end], dice[:end], afterstates[: sub[-1]], sub, None)
+    b = theirs.choose_batch(positions[:end], dice[:end], afterstates[: sub[-1]], sub, None)
     np.testing.assert_array_equal(a, b)
 
 

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
-from agents.checkpoint import (
+from agents.td.checkpoint import (
     FORMAT,
     CheckpointError,
     describe,
@@ -24,8 +24,8 @@ from agents.checkpoint import (
     to_arrays,
     to_tensors,
 )
-from agents.network import NetworkShape, TDNetwork
-from agents.td_player import TDPlayer
+from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import TDPlayer
 from tapa_env import Rules, generate_afterstates
 from tapa_env.selfplay import random_self_play
 
@@ -74,7 +74,8 @@ def test_load_player_plays_a_checkpoint_and_a_slim_bot_file_alike(tmp_path, afte
     assert all(isinstance(p, TDPlayer) for p in players)
     offsets = np.array([0, 10, 25, 60])
     positions = np.zeros((3, 72), np.int8)
-    a, b = (p.choose_batch(positions, afterstates[:60], offsets, None) for p in players)
+    dice = np.ones((3, 2), np.int64)  # the TD player values afterstates alone
+    a, b = (p.choose_batch(positions, dice, afterstates[:60], offsets, None) for p in players)
     np.testing.assert_array_equal(a, b)
 
 
@@ -196,6 +197,6 @@ def test_a_reloaded_network_makes_the_same_choices(tmp_path):
     torch.manual_seed(3)
     network = TDNetwork(SMALL)
     path = write(tmp_path / "a.pt", describe(network, Rules(), 1, 1, {}))
-    before = TDPlayer(network.evaluator()).choose_batch(positions, rows, offsets, None)
-    after = load_player(path).choose_batch(positions, rows, offsets, None)
+    before = TDPlayer(network.evaluator()).choose_batch(positions, dice, rows, offsets, None)
+    after = load_player(path).choose_batch(positions, dice, rows, offsets, None)
     np.testing.assert_array_equal(before, after)

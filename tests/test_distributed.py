@@ -12,7 +12,7 @@ from pathlib import Path
 
 import torch
 
-from agents.checkpoint import read
+from agents.td.checkpoint import read
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "scripts" / "data_parallel_run.py"

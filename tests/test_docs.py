@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import agents
+import agents.td
 import tapa_env
 from agents.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
 from agents.stats import fit_ratings, summarize
@@ -108,7 +109,8 @@ def test_the_rules_document_names_every_rule_flag():
 
 def test_the_formats_document_names_every_public_name():
     text = FORMATS_DOC.read_text()
-    missing = [n for n in [*tapa_env.__all__, *agents.__all__] if not re.search(rf"`{n}\b", text)]
+    names = [*tapa_env.__all__, *agents.__all__, *agents.td.__all__]
+    missing = [n for n in names if not re.search(rf"`{n}\b", text)]
     assert not missing, f"public names missing from docs/formats.md: {missing}"
 
 

@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from agents.equity import equity
-from agents.evaluator import Evaluator
-from agents.network import NetworkShape, TDNetwork
-from agents.td_player import TDPlayer
+from agents.td.evaluator import Evaluator
+from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import TDPlayer
 from tapa_env import Position, generate_afterstates, legal_afterstates
 from tapa_env.encoding import get_encoding
 from tapa_env.selfplay import random_self_play
@@ -104,7 +104,7 @@ def test_the_td_player_plays_the_afterstate_of_highest_equity(turns):
     torch.manual_seed(2)
     network = TDNetwork(NetworkShape("raw", (16,), "sigmoid"))
     player = TDPlayer(network.evaluator())
-    choices = player.choose_batch(positions, afterstates, offsets, np.random.default_rng(0))
+    choices = player.choose_batch(positions, dice, afterstates, offsets, np.random.default_rng(0))
     values = equity(torch_probabilities(network, afterstates))
     for turn in range(len(positions)):
         mine = values[offsets[turn] : offsets[turn + 1]]
@@ -116,7 +116,7 @@ def test_the_td_player_plays_the_afterstate_of_highest_equity(turns):
 
 
 def test_two_ply_values_a_candidate_by_the_opponents_best_replies(turns):
-    from agents.search import ROLL_WEIGHTS, ROLLS, top_candidates, two_ply_equities
+    from agents.td.search import ROLL_WEIGHTS, ROLLS, top_candidates, two_ply_equities
     from tapa_env import flip, outcomes
 
     positions, _, afterstates, offsets = turns
@@ -141,10 +141,12 @@ def test_two_ply_values_a_candidate_by_the_opponents_best_replies(turns):
 
 
 def test_a_two_ply_player_plays_legal_afterstates_and_plays_better_than_chance(turns):
-    positions, _, afterstates, offsets = turns
+    positions, dice, afterstates, offsets = turns
     evaluator = TDNetwork(NetworkShape("raw", (16,), "sigmoid")).evaluator()
     player = TDPlayer(evaluator, ply=2, candidates=2)
-    choices = player.choose_batch(positions[:40], afterstates[: offsets[40]], offsets[:41], None)
+    choices = player.choose_batch(
+        positions[:40], dice[:40], afterstates[: offsets[40]], offsets[:41], None
+    )
     assert ((choices >= 0) & (choices < np.diff(offsets[:41]))).all()
     with pytest.raises(ValueError, match="ply"):
         TDPlayer(evaluator, ply=3)

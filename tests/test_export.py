@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 import torch
 
-from agents import exporting, load_player
-from agents.bot_file import read as read_bot_file
-from agents.checkpoint import describe, save
-from agents.exporting import (
+from agents import load_player
+from agents.td import exporting
+from agents.td.bot_file import read as read_bot_file
+from agents.td.checkpoint import describe, save
+from agents.td.exporting import (
     ONNX_TOLERANCE,
     ExportConfig,
     ExportError,
@@ -27,7 +28,7 @@ from agents.exporting import (
     plan,
     require_onnx_packages,
 )
-from agents.network import NetworkShape, TDNetwork
+from agents.td.network import NetworkShape, TDNetwork
 from tapa_env import Rules
 from tapa_env.encoding import get_encoding
 

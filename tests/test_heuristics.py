@@ -141,9 +141,9 @@ def test_features_agree_with_a_plain_computation(turns):
 
 @pytest.mark.parametrize("name", BOTS)
 def test_bots_choose_legal_afterstates(name, turns):
-    rows, _, afterstates, offsets = turns
+    rows, dice, afterstates, offsets = turns
     player = HEURISTIC_PLAYERS[name]()
-    choices = player.choose_batch(rows, afterstates, offsets, np.random.default_rng(0))
+    choices = player.choose_batch(rows, dice, afterstates, offsets, np.random.default_rng(0))
     counts = np.diff(offsets)
     assert choices.shape == (len(rows),)
     assert np.all((choices >= 0) & (choices < counts))
@@ -153,7 +153,7 @@ def test_bots_choose_legal_afterstates(name, turns):
 def test_batched_and_single_choices_agree(name, turns):
     rows, dice, afterstates, offsets = turns
     player = HEURISTIC_PLAYERS[name]()
-    batched = player.choose_batch(rows, afterstates, offsets, np.random.default_rng(0))
+    batched = player.choose_batch(rows, dice, afterstates, offsets, np.random.default_rng(0))
     for i in range(0, len(rows), 4):
         position = Position(rows[i])
         single = player.choose(position, tuple(int(d) for d in dice[i]))
@@ -229,7 +229,7 @@ def play_against(player: Player, opponent: Player, games: int, seed: int) -> flo
                 offsets[-1]
             )
             choices[games_of] = who.choose_batch(
-                state.rows[games_of], state.afterstates[rows], offsets, rng
+                state.rows[games_of], state.dice[games_of], state.afterstates[rows], offsets, rng
             )
         playing = np.flatnonzero(live)
         mover = state.to_move[playing].copy()

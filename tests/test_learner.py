@@ -13,8 +13,8 @@ from agents.equity import (
     outcome_index,
     swap_sides,
 )
-from agents.learner import SamplePool, Trajectories, lambda_returns
-from agents.training import final_targets
+from agents.td.learner import SamplePool, Trajectories, lambda_returns
+from agents.td.training import final_targets
 from tapa_env import ROW_WIDTH
 
 WIN, WIN_DOUBLE, DRAW, LOSE, LOSE_DOUBLE = range(5)

@@ -150,8 +150,8 @@ def test_hint_from_a_heuristic_bot_gives_its_three_best_plays_labelled_as_scores
 
 
 def test_hint_from_a_trained_bot_gives_equities():
-    from agents.network import NetworkShape, TDNetwork
-    from agents.td_player import TDPlayer
+    from agents.td.network import NetworkShape, TDNetwork
+    from agents.td.player import TDPlayer
 
     network = TDNetwork(NetworkShape("raw", (12,), "sigmoid"))
     bot = TDPlayer(network.evaluator(), name="tiny")
@@ -363,8 +363,8 @@ def test_every_setting_in_the_config_file_has_a_comment():
 
 
 def test_a_trained_bot_file_is_an_opponent(tmp_path):
-    from agents.checkpoint import describe, save
-    from agents.network import NetworkShape, TDNetwork
+    from agents.td.checkpoint import describe, save
+    from agents.td.network import NetworkShape, TDNetwork
     from tapa_env import Rules
 
     path = tmp_path / "tiny.pt"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.checkpoint import read
+from agents.td.checkpoint import read
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = [

@@ -15,8 +15,8 @@ import pytest
 import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-from agents.checkpoint import read
-from agents.config import AgentConfig, LearnerConfig, TrainConfig
+from agents.td.checkpoint import read
+from agents.td.config import AgentConfig, LearnerConfig, TDConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = [
@@ -44,7 +44,7 @@ def test_help_explains_every_setting():
         [sys.executable, "train.py", "--help"], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    names = [f.name for f in dataclasses.fields(TrainConfig) if f.name not in ("agent", "learner")]
+    names = [f.name for f in dataclasses.fields(TDConfig) if f.name not in ("agent", "learner")]
     names += [f"agent.{f.name}" for f in dataclasses.fields(AgentConfig)]
     names += [f"learner.{f.name}" for f in dataclasses.fields(LearnerConfig)]
     for name in names:

@@ -14,17 +14,17 @@ import pytest
 import torch
 
 from agents import load_player, play_games
-from agents.checkpoint import evaluator_of, read
-from agents.config import ConfigError, LearnerConfig, TrainConfig, check_config
 from agents.equity import equity, one_hot_outcomes, swap_sides
-from agents.network import NetworkShape, TDNetwork
 from agents.stats import summarize
-from agents.td_player import TDPlayer
-from agents.training import TrainingDiverged, train
+from agents.td.checkpoint import evaluator_of, read
+from agents.td.config import ConfigError, LearnerConfig, TDConfig, check_config
+from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import TDPlayer
+from agents.td.training import TrainingDiverged, train
 from tapa_env import Position, legal_afterstates, outcome
 
 
-def tiny(**overrides) -> TrainConfig:
+def tiny(**overrides) -> TDConfig:
     """A run of a few hundred games that takes seconds."""
     settings = dict(
         total_games=300,
@@ -38,7 +38,7 @@ def tiny(**overrides) -> TrainConfig:
         learner=LearnerConfig(lr=0.003, batch_size=64, round_samples=512),
     )
     settings.update(overrides)
-    return TrainConfig(**settings)
+    return TDConfig(**settings)
 
 
 class Recorder:
@@ -59,7 +59,7 @@ class Recorder:
         self.texts[tag] = text
 
 
-def shape_of(config: TrainConfig) -> NetworkShape:
+def shape_of(config: TDConfig) -> NetworkShape:
     agent = config.agent
     return NetworkShape(agent.encoding, agent.hidden, agent.activation)
 
@@ -186,7 +186,7 @@ def test_a_corrupt_checkpoint_in_the_run_directory_is_a_clear_error(tmp_path):
 
 
 def test_a_diverging_run_stops_and_keeps_the_last_good_checkpoint(tmp_path, monkeypatch):
-    import agents.training as training
+    import agents.td.training as training
 
     run = tmp_path / "run"
     train(tiny(total_games=200, checkpoint_every=100), run)
@@ -298,7 +298,7 @@ def plain_game(evaluator, rolls, lam: float):
 def test_the_batched_learner_matches_a_plain_per_game_version(tmp_path, monkeypatch):
     """With updates held back (one round only, after every game), the batched run's targets
     are those a plain per-game learner computes for the same games and rolls."""
-    import agents.training as training
+    import agents.td.training as training
 
     recorders = []
     real_make_vec = gymnasium.make_vec

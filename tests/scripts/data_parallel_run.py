@@ -17,9 +17,9 @@ from pathlib import Path
 
 import torch
 
-import agents.training as training
-from agents.config import LearnerConfig, TrainConfig
+import agents.td.training as training
 from agents.distributed import Ranks
+from agents.td.config import LearnerConfig, TDConfig
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
         digests.append(hashlib.sha256(flat.numpy().tobytes()).hexdigest())
 
     Ranks.average_update = recording_average
-    config = TrainConfig(
+    config = TDConfig(
         total_games=games,
         parallel_games=32,
         eval_every=0,

@@ -27,7 +27,7 @@ import numpy as np
 
 from tapa_env.layout import ROW_WIDTH
 
-from .equity import OUTCOMES, SWAP
+from ..equity import OUTCOMES, SWAP
 
 _OUTCOMES = len(OUTCOMES)
 

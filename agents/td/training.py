@@ -3,7 +3,7 @@
 :func:`train` is one visible loop over ``gym.make_vec("Tapa-v0", copy=False)``: value every
 afterstate of every game in one forward pass and pick each game's best (play), keep the
 chosen afterstates and their predictions (record), turn each finished game into λ-returns
-(targets, :mod:`agents.learner`), run minibatch steps once enough targets wait (update),
+(targets, :mod:`agents.td.learner`), run minibatch steps once enough targets wait (update),
 and every so often log, evaluate against the heuristic bots in the arena, and checkpoint.
 
 One network plays both sides (Tesauro's self-play), 1-ply greedy, with optional
@@ -17,12 +17,9 @@ from __future__ import annotations
 
 import json
 import math
-import signal
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
 
 import gymnasium as gym
 import numpy as np
@@ -33,45 +30,28 @@ import tapa_env  # noqa: F401  (registers Tapa-v0)
 from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 
-from . import checkpoint
-from .arena import KINDS, UNFINISHED, play_games, result_kinds
-from .config import (
+from ..arena import KINDS, UNFINISHED, result_kinds
+from ..distributed import Ranks
+from ..equity import OUTCOME_POINTS, equity, one_hot_outcomes
+from ..loading import load_player
+from ..players import best_in_each_turn
+from ..runs import (
     ConfigError,
-    LearnerConfig,
-    TrainConfig,
-    check_config,
+    Logger,
+    StopRequest,
+    TrainingDiverged,
+    TrainResult,
     config_dict,
-    learning_rate,
+    evaluate_player,
+    log_evaluation,
+    next_multiple,
     resume_conflicts,
 )
-from .distributed import Ranks
-from .equity import OUTCOME_POINTS, equity, one_hot_outcomes
+from . import checkpoint
+from .config import LearnerConfig, TDConfig, check_config, learning_rate
 from .learner import SamplePool, Trajectories, lambda_returns
-from .loading import load_player
 from .network import NetworkShape, TDNetwork
-from .players import best_in_each_turn
-from .stats import summarize
-from .td_player import TDPlayer
-
-EVALUATION_SEED = 1000  # evaluation dice: seed + EVALUATION_SEED + opponent index
-
-
-class Logger(Protocol):
-    """Where training scalars go (TensorBoard in ``train.py``; a list in tests).
-
-    ``resume(step)`` comes first when a run resumes: whatever was logged past ``step`` by
-    the run that stopped is to be dropped.
-    """
-
-    def resume(self, step: int) -> None: ...
-
-    def scalars(self, step: int, values: dict[str, float]) -> None: ...
-
-    def text(self, tag: str, text: str) -> None: ...
-
-
-class TrainingDiverged(RuntimeError):
-    """The loss or the weights stopped being finite; the last good checkpoint is kept."""
+from .player import TDPlayer
 
 
 def choose(
@@ -118,19 +98,6 @@ def make_optimizer(network: TDNetwork, learner: LearnerConfig) -> torch.optim.Op
     if learner.optimizer == "sgd":
         return torch.optim.SGD(network.parameters(), lr=learner.lr)
     return torch.optim.Adam(network.parameters(), lr=learner.lr)
-
-
-def evaluate_player(
-    player: TDPlayer, opponents: dict, games: int, seed: int, games_trained: int
-) -> dict:
-    """Duplicate-dice games of ``player`` against each opponent in the arena: per opponent
-    ``win_rate``, ``ppg`` (points per game) with its ``ppg_ci95``, and ``games``."""
-    result: dict[str, Any] = {"games_trained": games_trained}
-    for index, (name, opponent) in enumerate(opponents.items()):
-        played = play_games((player, opponent), games, seed=seed + EVALUATION_SEED + index)
-        summary = summarize((player.name, name), played)
-        result[name] = {key: summary[key] for key in ("win_rate", "ppg", "ppg_ci95", "games")}
-    return result
 
 
 @dataclass
@@ -180,7 +147,7 @@ class SelfPlayRun:
     single process would have); the checkpoint keeps every rank's.
     """
 
-    def __init__(self, config: TrainConfig, run_dir: Path, ranks: Ranks) -> None:
+    def __init__(self, config: TDConfig, run_dir: Path, ranks: Ranks) -> None:
         self.config = config
         self.ranks = ranks
         self.run_dir = Path(run_dir)
@@ -336,48 +303,13 @@ class SelfPlayRun:
             )
 
 
-@dataclass
-class TrainResult:
-    """What :func:`train` did: ``status`` is ``finished``, ``interrupted`` or ``complete``
-    (nothing left to train); the checkpoint path and the last evaluation."""
-
-    status: str
-    games: int
-    turns: int
-    checkpoint: Path
-    evaluation: dict | None
-    seconds: float
-
-
-class StopRequest:
-    """Turns SIGINT and SIGTERM into a request to checkpoint and stop, while installed."""
-
-    def __init__(self) -> None:
-        self.requested: str | None = None
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> StopRequest:
-        if threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
-                self._previous[number] = signal.signal(number, self._handle)
-        return self
-
-    def _handle(self, number: int, frame: Any) -> None:
-        self.requested = signal.Signals(number).name
-        signal.signal(number, self._previous[number])  # a second signal acts at once
-
-    def __exit__(self, *exc: Any) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
-
-
-def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> TrainResult:
+def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> TrainResult:
     """Train by self-play until ``config.total_games``, resuming ``run_dir`` if it holds a
     checkpoint. Writes ``run_dir/checkpoints/last.pt`` (resumable), ``bot.pt`` (the same
     network without the training state) and ``evaluations.jsonl``; logs to ``logger``.
 
     Raises :class:`ConfigError` for a bad setting or a checkpoint of another run's settings,
-    :class:`agents.checkpoint.CheckpointError` for an unreadable checkpoint, and
+    :class:`agents.td.checkpoint.CheckpointError` for an unreadable checkpoint, and
     :class:`TrainingDiverged` when the loss or the weights stop being finite.
     """
     check_config(config)
@@ -410,7 +342,7 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
         player = TDPlayer(evaluator, name="td")
         result = evaluate_player(player, against, config.eval_games, config.seed, counters.games)
         run.evaluations.append(result)
-        _log_evaluation(logger, run.history_path, result)
+        log_evaluation(logger, run.history_path, result)
         bar.set_postfix_str(_summary(result), refresh=False)
         run.previous_weights = {
             k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
@@ -501,13 +433,14 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
                 rate = learning_rate(learner, counters.games, config.total_games)
                 _log_window(logger, counters.games, window, rate)
                 window = Window()
-                counters.next_log = _next(counters.games, config.log_every)
+                counters.next_log = next_multiple(counters.games, config.log_every)
             if (counters.games >= counters.next_eval or finishing) and ranks.main:
                 previous = evaluate(evaluator, previous)
-                counters.next_eval = _next(counters.games, config.eval_every or config.total_games)
+                every = config.eval_every or config.total_games
+                counters.next_eval = next_multiple(counters.games, every)
             if counters.games >= counters.next_checkpoint or finishing or stopping:
                 every = config.checkpoint_every or config.total_games
-                counters.next_checkpoint = _next(counters.games, every)
+                counters.next_checkpoint = next_multiple(counters.games, every)
                 run.save()
             if stopping:
                 status = "interrupted"
@@ -517,11 +450,6 @@ def train(config: TrainConfig, run_dir: Path, logger: Logger | None = None) -> T
     last = run.evaluations[-1] if run.evaluations else None
     seconds = time.perf_counter() - started
     return TrainResult(status, counters.games, counters.turns, run.last_path, last, seconds)
-
-
-def _next(games: int, every: int) -> int:
-    """The first multiple of ``every`` above ``games``."""
-    return (games // every + 1) * every
 
 
 def _summary(result: dict) -> str:
@@ -550,17 +478,3 @@ def _log_window(logger: Logger | None, games: int, window: Window, rate: float) 
         for index, kind in enumerate(KINDS):
             values[f"games/{kind}"] = window.kinds[index] / window.games
     logger.scalars(games, values)
-
-
-def _log_evaluation(logger: Logger | None, path: Path, result: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as file:
-        file.write(json.dumps(result) + "\n")
-    if logger is None:
-        return
-    values = {}
-    for name, value in result.items():
-        if isinstance(value, dict):
-            values[f"eval/{name}/win_rate"] = value["win_rate"]
-            values[f"eval/{name}/ppg"] = value["ppg"]
-    logger.scalars(result["games_trained"], values)

@@ -18,22 +18,26 @@ object, and playing it needs numpy and numba only: this module imports no torch.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
 
 from tapa_env.encoding import ENCODINGS, get_encoding
 from tapa_env.rules import Rules
 
-from .equity import OUTCOME_POINTS, OUTCOMES
+from ..equity import OUTCOME_POINTS, OUTCOMES
+from ..files import (
+    ZIP_MAGIC,
+    PlayerSpecError,
+    check_regular_file,
+    first_line,
+    read_head,
+    write_atomically,
+)
 from .evaluator import ACTIVATIONS, Evaluator
-from .loading import PlayerSpecError, first_line
 
 FORMAT = "tapa-rl/bot"
 FORMAT_VERSION = 1
@@ -42,7 +46,6 @@ METADATA = "metadata"
 """The archive entry (``metadata.npy``) that holds the JSON metadata."""
 FLOAT = np.dtype("<f4")
 """The weights' dtype in the archive: little-endian float32 on every machine."""
-_ZIP_MAGIC = b"PK\x03\x04"
 
 
 class BotFileError(PlayerSpecError):
@@ -112,32 +115,6 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
     write_atomically(path, lambda file: np.savez(file, **arrays))
 
 
-def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename
-    it into place: a crash while writing leaves the previous file whole."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        publish(Path(temporary), path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def publish(temporary: Path, path: Path) -> None:
-    """Rename a finished ``temporary`` file to ``path``, readable as an ordinary new file
-    would be (the temporary file is private to its owner until then)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(temporary, 0o666 & ~umask)
-    os.replace(temporary, path)
-
-
 def is_bot_file(path: Path) -> bool:
     """Whether ``path`` is a zip archive with a ``metadata.npy`` entry (by content, not name).
 
@@ -148,9 +125,8 @@ def is_bot_file(path: Path) -> bool:
     try:
         if not Path(path).is_file():
             return False
-        with Path(path).open("rb") as file:
-            if file.read(len(_ZIP_MAGIC)) != _ZIP_MAGIC:
-                return False
+        if read_head(path) != ZIP_MAGIC:
+            return False
         with zipfile.ZipFile(path) as archive:
             return f"{METADATA}.npy" in archive.namelist()
     except (OSError, zipfile.BadZipFile, ValueError, EOFError):
@@ -190,20 +166,14 @@ def read(path: Path) -> BotFile:
     does not know, and weights that do not fit the recorded network shape.
     """
     path = Path(path)
-    if not path.exists():
-        raise BotFileError(f"{path}: no such checkpoint or bot file")
-    if path.is_dir():
-        raise BotFileError(f"{path}: is a directory, not a checkpoint or bot file")
-    if not path.is_file():
-        raise BotFileError(f"{path}: is not a regular file, so not a checkpoint or bot file")
+    check_regular_file(path, BotFileError)
     try:
-        with path.open("rb") as file:
-            head = file.read(len(_ZIP_MAGIC))
+        head = read_head(path)
     except OSError as error:
         raise BotFileError(f"{path}: cannot be read ({error.strerror or error})") from None
     if not head:
         raise BotFileError(f"{path}: is empty, not a bot file")
-    if head != _ZIP_MAGIC:
+    if head != ZIP_MAGIC:
         raise BotFileError(f"{path}: is not a tapa-rl bot file (not an .npz archive)")
     try:
         with np.load(path, allow_pickle=False) as archive:

@@ -34,15 +34,20 @@ import torch
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
-from .bot_file import write_atomically
-from .equity import OUTCOMES
+from ..equity import OUTCOMES
+from ..files import (
+    ZIP_MAGIC,
+    PlayerSpecError,
+    check_regular_file,
+    first_line,
+    read_head,
+    write_atomically,
+)
 from .evaluator import Evaluator
-from .loading import PlayerSpecError, first_line
 from .network import NetworkShape, TDNetwork
 
 FORMAT = "tapa-rl/td-checkpoint"
 FORMAT_VERSION = 1
-_ZIP_MAGIC = b"PK\x03\x04"  # the first bytes of a file torch.save wrote
 
 
 class CheckpointError(PlayerSpecError):
@@ -118,12 +123,7 @@ def read(path: Path) -> dict:
     network shape.
     """
     path = Path(path)
-    if not path.exists():
-        raise CheckpointError(f"{path}: no such checkpoint or bot file")
-    if path.is_dir():
-        raise CheckpointError(f"{path}: is a directory, not a checkpoint or bot file")
-    if not path.is_file():
-        raise CheckpointError(f"{path}: is not a regular file, so not a checkpoint or bot file")
+    check_regular_file(path, CheckpointError)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
@@ -137,13 +137,12 @@ def read(path: Path) -> dict:
 def _unreadable(path: Path, error: Exception) -> str:
     """One line on why ``torch.load`` could not read ``path``: naming the file and the problem."""
     try:
-        with path.open("rb") as file:
-            head = file.read(len(_ZIP_MAGIC))
+        head = read_head(path)
     except OSError as unreadable:
         return f"{path}: cannot be read ({unreadable.strerror or unreadable})"
     if not head:
         return f"{path}: is empty, not a checkpoint or bot file"
-    if head != _ZIP_MAGIC:  # torch.save writes a zip archive
+    if head != ZIP_MAGIC:  # torch.save writes a zip archive
         return f"{path}: is not a tapa-rl checkpoint or bot file (not a file torch.save wrote)"
     if isinstance(error, pickle.UnpicklingError):  # weights_only refused what it holds
         return (

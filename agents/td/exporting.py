@@ -1,7 +1,7 @@
 """Export a training checkpoint as a portable bot file and, optionally, an ONNX model (torch).
 
 ``python export.py`` runs this (docs/bot-files.md): it reads a checkpoint
-(:mod:`agents.checkpoint`), writes its network as a bot file (:mod:`agents.bot_file`, which
+(:mod:`agents.td.checkpoint`), writes its network as a bot file (:mod:`agents.td.bot_file`, which
 plays with numpy alone) and, with ``onnx=true``, as an ONNX model that takes encoded
 positions and returns outcome probabilities, checked with onnxruntime against torch.
 """
@@ -29,12 +29,12 @@ from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 from tapa_env.selfplay import random_self_play
 
+from ..equity import OUTCOMES
+from ..files import first_line, publish
+from ..tournament import ConfigError, check_output_path
 from . import bot_file
 from .checkpoint import network_of, rules_of, shape_of
-from .equity import OUTCOMES
-from .loading import first_line
 from .network import TDNetwork
-from .tournament import ConfigError, check_output_path
 
 ONNX_SUFFIX = ".onnx"
 ONNX_INPUT = "features"
@@ -344,7 +344,7 @@ def export_onnx(content: dict, path: Path) -> OnnxReport:
                 f"the ONNX model's probabilities differ from torch's by up to {difference:.2e} "
                 f"(more than {ONNX_TOLERANCE:.0e}); {path} not written"
             )
-        bot_file.publish(Path(temporary), path)
+        publish(Path(temporary), path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

@@ -40,7 +40,7 @@ from tapa_env.encoding import (
 from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
 from tapa_env.position import check_rows
 
-from .equity import OUTCOMES, equity
+from ..equity import OUTCOMES, equity
 
 ACTIVATIONS = ("sigmoid", "tanh", "relu")
 

@@ -5,7 +5,7 @@ frame of the side that has just moved. One or more fully connected hidden layers
 activation. Output: one logit per outcome of :data:`agents.equity.OUTCOMES` (win, win
 double, draw, lose, lose double); their softmax is the outcome distribution and its
 expectation of the points the equity. Play never runs this module: it reads the weights
-into an :class:`agents.evaluator.Evaluator`, which evaluates position rows directly.
+into an :class:`agents.td.evaluator.Evaluator`, which evaluates position rows directly.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from torch import nn
 
 from tapa_env.encoding import get_encoding
 
-from .equity import OUTCOMES
+from ..equity import OUTCOMES
 from .evaluator import ACTIVATIONS, Evaluator
 
 INITS = ("torch", "xavier", "small")
@@ -30,7 +30,7 @@ class NetworkShape:
     Attributes:
         encoding: ``"raw"`` or ``"expert"``.
         hidden: the width of each hidden layer, input side first.
-        activation: one of :data:`agents.evaluator.ACTIVATIONS`.
+        activation: one of :data:`agents.td.evaluator.ACTIVATIONS`.
     """
 
     encoding: str = "raw"

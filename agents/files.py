@@ -1,0 +1,88 @@
+"""What the readers and writers of trained bots share: atomic writes, one-line errors, path
+checks, and the refusal of a bot trained under other rules.
+
+Checkpoints and bot files of every algorithm (``agents/td/checkpoint.py``,
+``agents/td/bot_file.py``) and :func:`agents.load_player` use these; this module imports no
+other module of ``agents``, so none of them needs another's.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from tapa_env.rules import Rules
+
+ZIP_MAGIC = b"PK\x03\x04"
+"""The first bytes of a zip archive: what ``torch.save`` and ``np.savez`` write."""
+
+
+class PlayerSpecError(ValueError):
+    """A player name or path that names no player, or a file that holds no bot."""
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (its type's name when it has none): a library's
+    long message cut to what a one-line error can carry."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def check_regular_file(path: Path, error: type[PlayerSpecError]) -> None:
+    """Raise ``error`` naming ``path`` when it is missing, a directory or not a regular file
+    (a named pipe, a device): what a reader checks before it opens a bot."""
+    if not path.exists():
+        raise error(f"{path}: no such checkpoint or bot file")
+    if path.is_dir():
+        raise error(f"{path}: is a directory, not a checkpoint or bot file")
+    if not path.is_file():
+        raise error(f"{path}: is not a regular file, so not a checkpoint or bot file")
+
+
+def read_head(path: Path, size: int = len(ZIP_MAGIC)) -> bytes:
+    """The first ``size`` bytes of ``path`` (fewer for a shorter file); raises ``OSError``."""
+    with Path(path).open("rb") as file:
+        return file.read(size)
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename
+    it into place: a crash while writing leaves the previous file whole."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+        publish(Path(temporary), path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def publish(temporary: Path, path: Path) -> None:
+    """Rename a finished ``temporary`` file to ``path``, readable as an ordinary new file
+    would be (the temporary file is private to its owner until then)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)
+    os.replace(temporary, path)
+
+
+def check_trained_rules(path: Path, trained: Rules, rules: Rules) -> None:
+    """Raise :class:`PlayerSpecError` when a bot trained under ``trained`` would play under
+    other ``rules``: it would misjudge the positions where they differ."""
+    if trained == rules:
+        return
+    differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
+    trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
+    asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
+    raise PlayerSpecError(
+        f"{path}: trained under other rules ({trained_flags}); it would misjudge "
+        f"positions under {asked_flags}"
+    )

@@ -1,0 +1,26 @@
+"""The TD algorithm, whole: a TD-Gammon-style network valued over afterstates and trained by
+TD(λ) self-play.
+
+=================  ==============================================================
+module             what it holds
+=================  ==============================================================
+``network``        the torch network (:class:`TDNetwork`) and its shape
+``evaluator``      the fast numpy/numba evaluator of its weights (no torch)
+``player``         :class:`TDPlayer`: greedy over the afterstates, 1-ply or 2-ply
+``search``         the batched 2-ply search
+``learner``        λ-returns of finished games, and the pool of targets
+``training``       the self-play training loop, :func:`agents.td.training.train`
+``config``         the settings of ``configs/agent/td.yaml`` (:class:`TDConfig`)
+``checkpoint``     training checkpoints (torch)
+``bot_file``       exported bot files (numpy only)
+``exporting``      checkpoint -> bot file and ONNX model (``export.py``)
+``loading``        TD bots from files, for :func:`agents.load_player`
+=================  ==============================================================
+
+Importing this package imports neither torch nor the training code: a trained bot plays
+with numpy alone.
+"""
+
+from .player import TDPlayer
+
+__all__ = ["TDPlayer"]

@@ -1,0 +1,130 @@
+"""The settings of a TD(λ) training run and their checks: the schema of
+``configs/agent/td.yaml`` (the ``agent`` and ``learner`` groups) on top of the settings every
+run has (``configs/train.yaml``, :class:`agents.runs.RunConfig`).
+
+Each field's docstring is what ``python train.py --help`` and the YAML comments say of it.
+:func:`check_config` names the first setting that cannot work, before anything runs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from ..runs import ConfigError, RunConfig, check_run_config, whole
+from .network import INITS, NetworkShape
+
+SCHEDULES = ("constant", "linear", "cosine")
+OPTIMIZERS = ("adam", "sgd")
+
+
+@dataclass
+class AgentConfig:
+    """The network."""
+
+    encoding: str = "expert"
+    """Input encoding: raw (248 features) or expert (raw plus 10 expert features)."""
+    hidden: Any = 80
+    """Hidden layer widths: one number (one layer) or a list, input side first."""
+    activation: str = "sigmoid"
+    """Hidden activation: sigmoid, tanh or relu."""
+    init: str = "torch"
+    """Initial weights: torch (nn.Linear's default), xavier, or small (uniform +-0.05)."""
+
+
+@dataclass
+class LearnerConfig:
+    """TD(λ) and the optimizer."""
+
+    lr: float = 0.002
+    """Learning rate at the start."""
+    lr_final: float = 0.0001
+    """Learning rate at total_games, for the linear and cosine schedules."""
+    lr_schedule: str = "cosine"
+    """How the learning rate moves from lr to lr_final over the run: constant, linear, cosine."""
+    td_lambda: float = 0.7
+    """λ of the λ-returns: 0 one-step TD, 1 the game's outcome (Monte Carlo)."""
+    batch_size: int = 256
+    """Afterstates per minibatch step."""
+    round_samples: int = 4096
+    """Targets gathered (from many finished games) before a round of minibatch steps."""
+    optimizer: str = "adam"
+    """adam or sgd."""
+    exploration: float = 0.0
+    """Probability of a uniformly random play instead of the greedy one, per turn."""
+
+
+@dataclass
+class TDConfig(RunConfig):
+    """Every knob of ``python train.py`` (``agent=td``, the default): the shared settings of
+    :class:`agents.runs.RunConfig`, the network (``agent``) and TD(λ) (``learner``)."""
+
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    learner: LearnerConfig = field(default_factory=LearnerConfig)
+
+
+def check_config(config: TDConfig) -> None:
+    """Raise :class:`~agents.runs.ConfigError` naming the first setting that cannot work."""
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise ConfigError(message)
+
+    agent, learner = config.agent, config.learner
+    try:
+        NetworkShape(agent.encoding, agent.hidden, agent.activation)
+    except ValueError as error:
+        raise ConfigError(f"agent: {error}") from None
+    need(agent.init in INITS, f"agent.init must be one of {list(INITS)}, got {agent.init!r}")
+    need(learner.lr > 0 and math.isfinite(learner.lr), f"learner.lr must be > 0, got {learner.lr}")
+    need(learner.lr_final > 0, f"learner.lr_final must be > 0, got {learner.lr_final}")
+    need(
+        learner.lr_schedule in SCHEDULES,
+        f"learner.lr_schedule must be one of {list(SCHEDULES)}, got {learner.lr_schedule!r}",
+    )
+    need(
+        0.0 <= learner.td_lambda <= 1.0,
+        f"learner.td_lambda must be in [0, 1], got {learner.td_lambda}",
+    )
+    need(
+        whole(learner.batch_size) and learner.batch_size >= 1,
+        f"learner.batch_size must be a positive integer, got {learner.batch_size!r}",
+    )
+    need(
+        whole(learner.round_samples) and learner.round_samples >= learner.batch_size,
+        f"learner.round_samples must be an integer of at least learner.batch_size "
+        f"({learner.batch_size}), got {learner.round_samples!r}",
+    )
+    need(
+        learner.optimizer in OPTIMIZERS,
+        f"learner.optimizer must be one of {list(OPTIMIZERS)}, got {learner.optimizer!r}",
+    )
+    need(
+        0.0 <= learner.exploration <= 1.0,
+        f"learner.exploration must be in [0, 1], got {learner.exploration}",
+    )
+    check_run_config(config)
+    if config.device != "cpu":
+        try:
+            device = torch.device(config.device)
+        except RuntimeError as error:
+            raise ConfigError(f"device: {error}") from None
+        need(
+            device.type != "cuda" or torch.cuda.is_available(),
+            f"device={config.device}: no CUDA device is available here; use device=cpu",
+        )
+
+
+def learning_rate(learner: LearnerConfig, games: int, total_games: int) -> float:
+    """The learning rate after ``games`` of ``total_games``, by ``learner.lr_schedule``."""
+    progress = min(1.0, games / max(1, total_games))
+    if learner.lr_schedule == "linear":
+        return learner.lr + (learner.lr_final - learner.lr) * progress
+    if learner.lr_schedule == "cosine":
+        return learner.lr_final + 0.5 * (learner.lr - learner.lr_final) * (
+            1 + math.cos(math.pi * progress)
+        )
+    return learner.lr

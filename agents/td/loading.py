@@ -1,0 +1,44 @@
+"""TD bots from files, for :func:`agents.load_player`: exported bot files (numpy only) and
+training checkpoints (torch, imported only for a checkpoint)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tapa_env.rules import Rules
+
+from ..files import ZIP_MAGIC, check_trained_rules, read_head
+from . import bot_file
+from .player import TDPlayer
+
+
+def recognises(path: Path) -> bool:
+    """Whether ``path`` is a TD bot file or a file ``torch.save`` wrote (a checkpoint, or
+    a file :func:`load` refuses with a message naming what it holds)."""
+    if bot_file.is_bot_file(path):
+        return True
+    try:
+        return Path(path).is_file() and read_head(path) == ZIP_MAGIC
+    except OSError:
+        return False
+
+
+def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
+    """A TD player from a bot file (:mod:`agents.td.bot_file`) or a training checkpoint
+    (:mod:`agents.td.checkpoint`), named after the file (``bot`` or ``bot@2ply``).
+
+    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry) or, for
+    a file that cannot be read, by the extension ``.npz``. A bot made for other rules than
+    ``rules`` is refused (:class:`~agents.files.PlayerSpecError`); so is a file that is not a
+    usable bot, with one line naming the file and the problem.
+    """
+    name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
+    if bot_file.is_bot_file(path) or path.suffix.lower() == bot_file.SUFFIX:
+        exported = bot_file.read(path)
+        check_trained_rules(path, exported.rules, rules)
+        return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
+    from .checkpoint import evaluator_of, read, rules_of
+
+    content = read(path)
+    check_trained_rules(path, rules_of(content), rules)
+    return TDPlayer(evaluator_of(content), name=name, ply=ply, rules=rules_of(content))
