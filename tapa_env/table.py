@@ -22,7 +22,6 @@ import numpy as np
 from .checker_moves import CheckerMoves
 from .games import Games
 from .layout import as_rows, flip
-from .position import Position
 from .rules import Rules
 
 ACTION_MODES = ("afterstate", "move")
@@ -208,45 +207,22 @@ def choose(opponent, games: Games, which, afterstates, offsets, rng) -> np.ndarr
     return choices.astype(np.int64)
 
 
-class ChooseEach:
-    """A batched view of an opponent that only has ``choose(position, dice)``."""
-
-    def __init__(self, player: Any, rules: Rules) -> None:
-        self.player = player
-        self.rules = rules
-
-    def choose_batch(self, positions, dice, afterstates, offsets, rng) -> np.ndarray:
-        choices = np.empty(len(positions), dtype=np.int64)
-        for turn, (row, roll) in enumerate(zip(positions, dice, strict=True)):
-            position = Position._trusted(row)
-            chosen = self.player.choose(position, (int(roll[0]), int(roll[1])))
-            mine = afterstates[offsets[turn] : offsets[turn + 1]]
-            found = np.flatnonzero((mine == getattr(chosen, "row", None)).all(axis=1))
-            if found.size == 0:
-                raise ValueError(
-                    f"the opponent chose {chosen!r}, which is not a legal afterstate of "
-                    f"{position.key!r} with {int(roll[0])}-{int(roll[1])} under {self.rules}"
-                )
-            choices[turn] = found[0]
-        return choices
-
-    def __repr__(self) -> str:
-        return repr(self.player)
-
-
 def opponent_player(opponent: Any, rules: Rules) -> Any:
     """The opponent an env plays against: ``None`` (self-play), a player, or a name or path
     that :func:`agents.load_player` accepts (loaded under ``rules``)."""
     if opponent is None:
         return None
+    # The players live above the rules (in agents), imported only when an env needs one.
     if isinstance(opponent, str) or hasattr(opponent, "__fspath__"):
-        from agents.loading import load_player  # the players live above the rules
+        from agents.loading import load_player
 
         return load_player(opponent, rules=rules)
     if callable(getattr(opponent, "choose_batch", None)):
         return opponent
     if callable(getattr(opponent, "choose", None)):
-        return ChooseEach(opponent, rules)
+        from agents.players import ChoosingPlayer
+
+        return ChoosingPlayer(opponent, type(opponent).__name__, rules=rules)
     raise ValueError(
         "opponent must be a player name or path (as agents.load_player takes: 'random', "
         "'defensive', 'checkpoints/tapa-td.pt@2ply', a bot file) or an object with "

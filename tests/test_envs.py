@@ -697,7 +697,7 @@ def test_the_opponent_is_asked_once_a_turn_with_its_own_position():
 def test_a_cheating_opponent_raises():
     for seed in range(4):  # the opponent moves first with some seeds, second with others
         env = TapaEnv(opponent=CheatingOpponent())
-        with pytest.raises(ValueError, match="not a legal afterstate"):
+        with pytest.raises(ValueError, match="which is not one of legal_afterstates"):
             env.reset(seed=seed)
             env.step(0)
 
