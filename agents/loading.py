@@ -83,6 +83,12 @@ def _load_bot_file(path: Path, rules: Rules, ply: int = 1) -> Player:
         exported = bot_file.read(path)
         check_trained_rules(path, exported.rules, rules)
         return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
+    from . import ppo  # imports torch, as a TD checkpoint needs it too
+
+    if ppo.is_ppo_checkpoint(path):
+        if ply != 1:
+            raise PlayerSpecError(f"{path}: a PPO policy plays its moves; it has no @{ply}ply")
+        return ppo.read_ppo_player(path, rules, name)
     from .checkpoint import evaluator_of, read, rules_of
 
     content = read(path)
