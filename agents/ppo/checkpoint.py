@@ -86,9 +86,7 @@ def write_atomically(path: Path, write: Callable[[Any], None]) -> None:
         raise
 
 
-def describe(
-    network: ActorCritic, encoding: str, rules: Rules, counts: dict, config: dict
-) -> dict:
+def describe(network: ActorCritic, encoding: str, rules: Rules, counts: dict, config: dict) -> dict:
     """The checkpoint fields that describe a policy (everything but ``training``);
     ``counts`` holds ``steps``, ``games`` and ``turns``."""
     return {
@@ -156,7 +154,9 @@ def _unreadable(path: Path, error: Exception) -> str:
         return f"{path}: is not a PPO checkpoint (not a file torch.save wrote)"
     if isinstance(error, pickle.UnpicklingError):
         return f"{path}: is not a PPO checkpoint (it holds objects other than tensors)"
-    return f"{path}: cannot be read as a PPO checkpoint (corrupt or truncated?): {first_line(error)}"
+    return (
+        f"{path}: cannot be read as a PPO checkpoint (corrupt or truncated?): {first_line(error)}"
+    )
 
 
 def check(path: Path, content: Any) -> None:

@@ -124,6 +124,10 @@ class Window:
         self.new_games += len(points)
         self.new_turns += int(turns.sum())
 
+    def count_opponent(self, name: str) -> None:
+        """A rollout against ``name`` (self, pool or a bot's name)."""
+        self.opponents[name] = self.opponents.get(name, 0) + 1
+
     def add_update(self, losses: np.ndarray, explained: float, rate: float) -> None:
         """An update's mean policy loss, value loss, entropy, approximate KL and clip
         fraction; the explained variance of its values; its learning rate."""

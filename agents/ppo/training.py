@@ -108,9 +108,7 @@ class PPORun:
             opponent="random",  # replaced by the schedule's first below
         )
         self.size = observation_size(self.env.unwrapped.encoding)
-        self.network = ActorCritic(
-            self.size, config.hidden, config.activation, config.shared_trunk
-        )
+        self.network = ActorCritic(self.size, config.hidden, config.activation, config.shared_trunk)
         self.optimizer = torch.optim.Adam(
             self.network.parameters(), lr=config.learning_rate, eps=1e-5
         )
@@ -239,8 +237,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
         while counters.steps < config.total_steps:
             # The opponent of this rollout, and the learning rate.
             env.unwrapped.opponent = run.opponents.pick(run.rng)
-            window.opponents[run.opponents.current] = window.opponents.get(
-                run.opponents.current, 0) + 1  # fmt: skip
+            window.count_opponent(run.opponents.current)
             done_fraction = counters.updates / config.iterations if config.anneal_lr else 0.0
             rate = config.learning_rate * max(1.0 - done_fraction, 0.0)
             for group in run.optimizer.param_groups:
