@@ -159,7 +159,7 @@ def test_gae_with_gamma_and_lambda_one_is_the_final_points():
         (dict(opponent="grandmaster"), "opponent"),
         (dict(pool_prob=0.5), "pool_size"),
         (dict(mix=["defensive"], mix_prob=0.7, pool_size=2, pool_prob=0.5), "pool_prob + mix_prob"),
-        (dict(mix_prob=0.5), "mix"),
+        (dict(mix=[], mix_prob=0.5), "mix"),
         (dict(eval_games=21), "eval_games"),
         (dict(eval_opponents=["nobody"]), "eval_opponents"),
         (dict(rules={"no_such_rule": True}), "rules"),
@@ -254,6 +254,8 @@ def test_a_checkpoint_plays_the_same_action_probabilities(tmp_path):
         assert torch.equal(player.network(obs, mask)[0], original(obs, mask)[0])
     assert player.name == "saved" and is_ppo_checkpoint(result.checkpoint)
     assert load_player(str(result.checkpoint)).name == "last"  # agents.load_player knows it
+    with pytest.raises(ValueError, match="no @2ply"):
+        load_player(f"{result.checkpoint}@2ply")
 
 
 def test_foreign_corrupt_and_td_files_are_refused_in_one_line(tmp_path):

@@ -35,13 +35,13 @@ class PPOConfig:
     """Hidden activation: tanh or relu."""
     shared_trunk: bool = False
     """True: the policy and value heads share the hidden layers; False: two separate MLPs."""
-    total_steps: int = 6_000_000
+    total_steps: int = 2_000_000
     """Agent decisions (checker moves, over all games) to train for; raise it to train further."""
-    num_envs: int = 64
+    num_envs: int = 128
     """Games played at once through the vector env."""
-    num_steps: int = 128
+    num_steps: int = 64
     """Steps each game is played per rollout: a rollout is num_envs * num_steps decisions."""
-    learning_rate: float = 0.0005
+    learning_rate: float = 0.0025
     """Adam's learning rate at the start."""
     anneal_lr: bool = True
     """Let the learning rate fall linearly to 0 at total_steps."""
@@ -76,9 +76,9 @@ class PPOConfig:
     """Past snapshots kept for the pool of past selves (0: no pool)."""
     pool_prob: float = 0.0
     """Probability that a rollout plays a past self sampled from the pool instead."""
-    mix: list[str] = field(default_factory=list)
+    mix: list[str] = field(default_factory=lambda: ["offensive", "defensive", "adaptive"])
     """Built-in players mixed in as opponents (random, offensive, defensive, adaptive)."""
-    mix_prob: float = 0.0
+    mix_prob: float = 0.5
     """Probability that a rollout plays one of mix (uniformly) instead."""
     opponent_sample: bool = True
     """The frozen snapshot samples its moves (True) or plays greedily (False)."""
@@ -88,7 +88,7 @@ class PPOConfig:
     """Seeds the weights, the dice, the sampling and the opponent schedule."""
     eval_every: int = 20_000
     """Evaluate after every this many games (0: only at the start and the end)."""
-    eval_games: int = 400
+    eval_games: int = 200
     """Duplicate-dice games against each evaluation opponent."""
     eval_opponents: list[str] = field(
         default_factory=lambda: ["random", "offensive", "defensive", "adaptive"]
