@@ -35,7 +35,7 @@ class PPOConfig:
     """Hidden activation: tanh or relu."""
     shared_trunk: bool = False
     """True: the policy and value heads share the hidden layers; False: two separate MLPs."""
-    total_steps: int = 2_000_000
+    total_steps: int = 4_000_000
     """Agent decisions (checker moves, over all games) to train for; raise it to train further."""
     num_envs: int = 128
     """Games played at once through the vector env."""
@@ -76,7 +76,7 @@ class PPOConfig:
     """Past snapshots kept for the pool of past selves (0: no pool)."""
     pool_prob: float = 0.0
     """Probability that a rollout plays a past self sampled from the pool instead."""
-    mix: list[str] = field(default_factory=lambda: ["offensive", "defensive", "adaptive"])
+    mix: list[str] = field(default_factory=lambda: ["random", "offensive", "defensive", "adaptive"])
     """Built-in players mixed in as opponents (random, offensive, defensive, adaptive)."""
     mix_prob: float = 0.5
     """Probability that a rollout plays one of mix (uniformly) instead."""
