@@ -330,7 +330,6 @@ def test_the_run_logs_what_tensorboard_shows(tmp_path):
     assert len(lines) >= 2  # the untrained policy, and later ones
 
 
-@pytest.mark.slow
 def test_a_short_run_learns_to_beat_random(tmp_path):
     # About 380 games against random: the trained policy won 72% (+1.1 points a game) where
     # the same network untrained won 44% (-0.04), over these 200 duplicate games.

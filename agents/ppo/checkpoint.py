@@ -80,6 +80,9 @@ def write_atomically(path: Path, write: Callable[[Any], None]) -> None:
             write(file)
             file.flush()
             os.fsync(file.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's file is private until published
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
