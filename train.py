@@ -31,10 +31,12 @@ from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
+import agents.ppo.training
 import agents.td.training
 from agents.curve import draw_learning_curve
 from agents.files import PlayerSpecError
 from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
+from agents.ppo.config import PPOConfig
 from agents.td.config import TDConfig
 from entry import EntryScript
 
@@ -55,6 +57,7 @@ class Algorithm:
 
 ALGORITHMS: dict[str, Algorithm] = {
     "td": Algorithm(TDConfig, agents.td.training.train),
+    "ppo": Algorithm(PPOConfig, agents.ppo.training.train),
 }
 """The algorithms by name: ``agent=<name>`` selects ``configs/agent/<name>.yaml`` and this
 entry. Adding one: a package ``agents/<name>/``, that file, and an entry here."""

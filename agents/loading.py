@@ -25,7 +25,7 @@ from .players import ChoosingPlayer, Player, RandomPlayer
 
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
 
-TRAINED_BOT_READERS = ("agents.td.loading",)
+TRAINED_BOT_READERS = ("agents.ppo.loading", "agents.td.loading")
 """The modules that read trained bots from files, one per algorithm that writes them, by
 name (imported only when a file is loaded, so that this module needs no algorithm). Each
 has ``recognises(path) -> bool`` and ``load(path, rules, ply) -> Player``; the first that

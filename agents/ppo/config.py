@@ -1,0 +1,209 @@
+"""The settings of a PPO run and their checks: the schema of ``configs/agent/ppo.yaml`` (the
+``agent`` and ``learner`` groups) on top of the settings every run has
+(``configs/train.yaml``, :class:`agents.runs.RunConfig`).
+
+Each field's docstring is what the YAML comments say of it. :func:`check_config` names the
+first setting that cannot work, in one line, before anything runs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from tapa_env.encoding import ENCODINGS
+
+from ..loading import BUILTIN_NAMES
+from ..runs import ConfigError, RunConfig, check_run_config
+
+ACTIVATIONS = ("tanh", "relu")
+SELF = "self"  # the opponent that is a frozen snapshot of the policy being trained
+
+__all__ = ["ConfigError", "PPOAgent", "PPOConfig", "PPOLearner", "check_config"]
+
+
+@dataclass
+class PPOAgent:
+    """The actor-critic network."""
+
+    encoding: str = "expert"
+    """Position encoding of the observation: raw (248 features) or expert (258)."""
+    hidden: Any = field(default_factory=lambda: [128, 128])
+    """Hidden layer widths of the MLP: one number or a list, input side first."""
+    activation: str = "tanh"
+    """Hidden activation: tanh or relu."""
+    shared_trunk: bool = False
+    """True: the policy and value heads share the hidden layers; False: two separate MLPs."""
+
+
+@dataclass
+class PPOLearner:
+    """PPO's rollouts, clipped updates and opponents. Steps are the agent's decisions: one
+    checker move each."""
+
+    num_steps: int = 64
+    """Steps each game is played per rollout: a rollout is parallel_games * num_steps."""
+    learning_rate: float = 0.0025
+    """Adam's learning rate at the start."""
+    anneal_lr: bool = True
+    """Let the learning rate fall linearly to 0 at total_games."""
+    gamma: float = 1.0
+    """Discount per decision; the game's points are the only reward, so 1 is natural."""
+    gae_lambda: float = 0.95
+    """λ of generalized advantage estimation: 0 one-step TD, 1 Monte Carlo."""
+    num_minibatches: int = 4
+    """Minibatches each rollout is split into for an epoch of updates."""
+    update_epochs: int = 4
+    """Passes over each rollout."""
+    norm_adv: bool = True
+    """Normalize the advantages within each minibatch."""
+    clip_coef: float = 0.2
+    """Clip range of the probability ratio in the surrogate objective."""
+    clip_vloss: bool = True
+    """Clip the value loss around the rollout's values as well."""
+    ent_coef: float = 0.01
+    """Weight of the entropy bonus."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Global gradient-norm clip."""
+    target_kl: float | None = None
+    """Stop an update's epochs early once the approximate KL passes this (null: never)."""
+    opponent: str = SELF
+    """The usual opponent: self (a frozen snapshot of the policy) or random, offensive,
+    defensive, adaptive."""
+    snapshot_every: int = 5
+    """Updates between refreshes of the frozen snapshot (opponent self)."""
+    pool_size: int = 0
+    """Past snapshots kept for the pool of past selves (0: no pool)."""
+    pool_prob: float = 0.0
+    """Probability that a rollout plays a past self sampled from the pool instead."""
+    mix: list[str] = field(default_factory=lambda: ["random", "offensive", "defensive", "adaptive"])
+    """Built-in players mixed in as opponents (random, offensive, defensive, adaptive)."""
+    mix_prob: float = 0.5
+    """Probability that a rollout plays one of mix (uniformly) instead."""
+    opponent_sample: bool = True
+    """The frozen snapshot samples its moves (true) or plays greedily (false)."""
+
+
+@dataclass
+class PPOConfig(RunConfig):
+    """Every knob of a PPO run: the shared settings (``parallel_games`` games play at once,
+    ``total_games`` ends the run) and the two groups of ``configs/agent/ppo.yaml``."""
+
+    total_games: int = 46_000
+    """Games to train for (about 4 million decisions); a finished run trains further when
+    this is raised."""
+    parallel_games: int = 128
+    """Games played at once through the vector env."""
+    eval_every: int = 10_000
+    """Evaluate after every this many games (0: only at the start and the end)."""
+    eval_games: int = 200
+    """Duplicate-dice games against each evaluation opponent."""
+    eval_opponents: list[str] = field(
+        default_factory=lambda: ["random", "offensive", "defensive", "adaptive"]
+    )
+    """Players the evaluations play (built-in names or bot paths)."""
+    checkpoint_every: int = 10_000
+    """Write the checkpoint after every this many games (and on Ctrl-C, SIGTERM, the end)."""
+    log_every: int = 1_000
+    """Log training scalars after every this many games."""
+    agent: PPOAgent = field(default_factory=PPOAgent)
+    learner: PPOLearner = field(default_factory=PPOLearner)
+
+    @property
+    def rollout_steps(self) -> int:
+        """Decisions per rollout: ``parallel_games * learner.num_steps``."""
+        return self.parallel_games * self.learner.num_steps
+
+
+def hidden_widths(hidden: Any) -> tuple[int, ...]:
+    """``hidden`` as a tuple of positive widths; ``ValueError`` otherwise."""
+    widths = [hidden] if isinstance(hidden, int) and not isinstance(hidden, bool) else hidden
+    try:
+        widths = tuple(widths)
+    except TypeError:
+        widths = ()
+    if not widths or any(isinstance(w, bool) or not isinstance(w, int) or w < 1 for w in widths):
+        raise ValueError(f"hidden must be a positive width or a list of them, got {hidden!r}")
+    return widths
+
+
+def check_config(config: PPOConfig) -> None:
+    """Raise :class:`ConfigError` naming the first setting that cannot work."""
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise ConfigError(message)
+
+    check_run_config(config)
+    need(config.device == "cpu", f"device: PPO trains on the CPU, got {config.device!r}")
+    agent, learner = config.agent, config.learner
+    need(
+        agent.encoding in ENCODINGS,
+        f"agent.encoding must be one of {sorted(ENCODINGS)}, got {agent.encoding!r}",
+    )
+    try:
+        hidden_widths(agent.hidden)
+    except ValueError as error:
+        raise ConfigError(f"agent.{error}") from None
+    need(
+        agent.activation in ACTIVATIONS,
+        f"agent.activation must be one of {list(ACTIVATIONS)}, got {agent.activation!r}",
+    )
+    need(isinstance(agent.shared_trunk, bool), "agent.shared_trunk must be true or false")
+    for name in ("num_steps", "num_minibatches", "update_epochs", "snapshot_every"):
+        value = getattr(learner, name)
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
+        need(ok, f"learner.{name} must be a positive integer, got {value!r}")
+    need(
+        isinstance(learner.pool_size, int) and learner.pool_size >= 0,
+        f"learner.pool_size must be an integer >= 0, got {learner.pool_size!r}",
+    )
+    for name in ("anneal_lr", "norm_adv", "clip_vloss", "opponent_sample"):
+        value = getattr(learner, name)
+        need(isinstance(value, bool), f"learner.{name} must be true or false, got {value!r}")
+
+    def number(name: str, low: float, high: float = math.inf, low_open: bool = False) -> None:
+        value = getattr(learner, name)
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = ok and math.isfinite(value) and (value > low if low_open else value >= low)
+        need(ok and value <= high, f"learner.{name} must be {'>' if low_open else '>='} "
+             f"{low}{'' if high == math.inf else f' and <= {high}'}, got {value!r}")  # fmt: skip
+
+    for name in ("learning_rate", "clip_coef", "max_grad_norm"):
+        number(name, 0, low_open=True)
+    for name in ("gamma", "gae_lambda", "pool_prob", "mix_prob"):
+        number(name, 0, 1)
+    for name in ("ent_coef", "vf_coef"):
+        number(name, 0)
+    if learner.target_kl is not None:
+        number("target_kl", 0, low_open=True)
+    need(
+        learner.opponent == SELF or learner.opponent in BUILTIN_NAMES,
+        f"learner.opponent must be {SELF!r} or one of {list(BUILTIN_NAMES)}, "
+        f"got {learner.opponent!r}",
+    )
+    need(
+        config.rollout_steps >= learner.num_minibatches,
+        f"learner.num_minibatches ({learner.num_minibatches}) must not exceed the decisions of "
+        f"a rollout, parallel_games * learner.num_steps ({config.rollout_steps})",
+    )
+    need(
+        learner.pool_prob == 0 or learner.pool_size >= 1,
+        f"learner.pool_prob={learner.pool_prob} needs a pool: set learner.pool_size >= 1",
+    )
+    need(
+        isinstance(learner.mix, (list, tuple)) and all(m in BUILTIN_NAMES for m in learner.mix),
+        f"learner.mix must be a list of {list(BUILTIN_NAMES)}, got {learner.mix!r}",
+    )
+    need(
+        learner.mix_prob == 0 or len(learner.mix) >= 1,
+        f"learner.mix_prob={learner.mix_prob} needs opponents to mix in: set learner.mix",
+    )
+    need(
+        learner.pool_prob + learner.mix_prob <= 1.0,
+        f"learner.pool_prob + learner.mix_prob must be at most 1, "
+        f"got {learner.pool_prob + learner.mix_prob}",
+    )

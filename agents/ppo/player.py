@@ -1,0 +1,196 @@
+"""A PPO policy as a player: each turn played a checker move at a time, batched over turns.
+
+:class:`PPOPlayer` is the policy the trainer learns, wrapped to play any position: the
+trainer's frozen opponent is a :class:`PPOPlayer` too, so what plays in the arena is what
+trained. For a batch of turns it starts every turn's checker moves
+(:class:`tapa_env.checker_moves.CheckerMoves`), asks the network for masked logits of all
+turns still moving at once, plays the best move (or a sampled one), and repeats until
+every turn is complete; then it finds the resulting afterstate in the turn's afterstates.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import torch
+
+from tapa_env.checker_moves import CheckerMoves
+from tapa_env.encoding import get_encoding
+from tapa_env.layout import ROW_WIDTH
+from tapa_env.movegen import generate_afterstates
+from tapa_env.position import Position
+from tapa_env.rules import DEFAULT_RULES, Rules
+
+from ..players import Player
+from .network import ActorCritic, observe
+
+
+class PPOPlayer(Player):
+    """Plays the moves of a PPO policy (:class:`ActorCritic`) under ``rules``.
+
+    Args:
+        network: the actor-critic; only its policy head is used.
+        encoding: the position encoding it was trained with (``raw`` or ``expert``).
+        name: the player's name in results.
+        sample: draw each move from the policy (with the ``rng`` of ``choose_batch``)
+            instead of playing the most probable one (ties to the lowest move number).
+        rules: the rules it plays under (as it was trained).
+    """
+
+    def __init__(
+        self,
+        network: ActorCritic,
+        encoding: str = "expert",
+        name: str = "ppo",
+        sample: bool = False,
+        rules: Rules = DEFAULT_RULES,
+    ) -> None:
+        self.network = network
+        self.encoding = get_encoding(encoding)
+        self.name = name
+        self.sample = bool(sample)
+        self.deterministic = not self.sample
+        self.rules = rules
+
+    def play_turns(
+        self, positions: np.ndarray, dice: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """``(B, ROW_WIDTH)`` int8: the afterstate each turn's checker moves reach, from
+        ``positions`` (``(B, ROW_WIDTH)`` int8, mover's frame) and ``dice`` (``(B, 2)``)."""
+        count = len(positions)
+        moves = CheckerMoves(count, self.rules)
+        moves.begin(positions, np.asarray(dice, dtype=np.int64), np.arange(count))
+        moving = np.flatnonzero(moves.needed > 0)
+        while len(moving):
+            obs = torch.from_numpy(observe(self.encoding, moves, moving))
+            mask = torch.from_numpy(moves.masks[moving].copy())
+            with torch.no_grad():
+                logits = self.network.logits(obs, mask).double().numpy()
+            if self.sample:
+                actions = _sample(logits, rng if rng is not None else np.random.default_rng())
+            else:
+                actions = logits.argmax(axis=1)
+            done = moves.play(actions, moving)
+            moving = moving[~done]
+        return moves.rows.copy()
+
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
+        """For each turn ``i``, the index into ``afterstates[offsets[i]:offsets[i + 1]]`` of
+        the afterstate its moves reach: ``(B,)`` int64. ``positions`` ``(B, ROW_WIDTH)`` int8
+        and ``dice`` ``(B, 2)`` are each turn's position (mover's frame) and roll."""
+        chosen = self.play_turns(np.asarray(positions), np.asarray(dice), rng)
+        return afterstate_indices(chosen, afterstates, np.asarray(offsets))
+
+    def choose(self, position, dice, rng=None, rules=None):
+        """The afterstate (a :class:`Position`) this player plays from ``position`` with
+        ``dice``; ``rules`` defaults to the player's own."""
+        rules = self.rules if rules is None else rules
+        afterstates, offsets = generate_afterstates(
+            position.row[None, :], np.array([dice], dtype=np.int64), rules=rules
+        )
+        if rng is None:
+            if not hasattr(self, "_rng"):
+                self._rng = np.random.default_rng(0)
+            rng = self._rng
+        index = int(self.choose_batch(position.row[None, :], [dice], afterstates, offsets, rng)[0])
+        return Position._trusted(afterstates[index])
+
+
+def _sample(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``(B,)`` int64: a move drawn from each row's softmax (masked moves have probability 0)."""
+    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(probs, axis=1)
+    draws = rng.random(len(logits)) * cumulative[:, -1]
+    return (cumulative <= draws[:, None]).sum(axis=1).astype(np.int64)
+
+
+def afterstate_indices(chosen: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray):
+    """``(B,)`` int64: where each row ``chosen[i]`` sits in its turn's slice of
+    ``afterstates``; ``ValueError`` when one is not there (a player of other rules)."""
+    counts = np.diff(offsets)
+    turn_of = np.repeat(np.arange(len(counts)), counts)
+    same = (afterstates == chosen[turn_of]).all(axis=1)
+    found = np.zeros(len(counts), dtype=bool)
+    found[turn_of[same]] = True
+    if not found.all():
+        turn = int(np.flatnonzero(~found)[0])
+        raise ValueError(
+            f"turn {turn}: the moves played reach {Position._trusted(chosen[turn]).key!r}, "
+            "which is not among its afterstates (were they generated under other rules?)"
+        )
+    first = np.full(len(counts), len(afterstates), dtype=np.int64)
+    np.minimum.at(first, turn_of[same], np.flatnonzero(same))
+    return first - offsets[:-1]
+
+
+# --- Either signature of choose_batch --------------------------------------------------------
+
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
+_HASH = np.random.default_rng(20240601).integers(1, 2**63, size=ROW_WIDTH // 8, dtype=np.uint64) | 1
+
+
+def _takes_dice(player) -> bool:
+    """Whether ``player.choose_batch`` has the signature with ``dice``."""
+    try:
+        parameters = inspect.signature(player.choose_batch).parameters
+    except (TypeError, ValueError):
+        return True
+    return "dice" in parameters or len(parameters) >= 5
+
+
+def infer_dice(positions, afterstates, offsets, rules: Rules) -> np.ndarray:
+    """``(B, 2)`` int64: a roll whose legal afterstates from each position are exactly that
+    turn's slice of ``afterstates``, for callers that do not pass the dice. Rolls with the
+    same afterstates play alike for the turn's choice to be legal."""
+    count = len(positions)
+    rows = np.repeat(positions, len(_ROLLS), axis=0)
+    rolls = np.tile(_ROLLS, (count, 1))
+    generated, generated_offsets = generate_afterstates(rows, rolls, rules=rules, check=False)
+
+    def signatures(flat: np.ndarray, flat_offsets: np.ndarray) -> np.ndarray:
+        """Each turn's set of rows as ``(turns, 2)``: its size and a sum of row hashes (every
+        turn has at least one afterstate: a pass has the position itself)."""
+        words = np.ascontiguousarray(flat, dtype=np.int8).view(np.uint64)
+        keys = (words * _HASH[: words.shape[1]]).sum(axis=1, dtype=np.uint64)
+        keys ^= keys >> np.uint64(29)
+        sums = np.add.reduceat(keys * np.uint64(0xBF58476D1CE4E5B9), flat_offsets[:-1])
+        return np.stack([np.diff(flat_offsets).astype(np.uint64), sums], axis=1)
+
+    given = signatures(np.asarray(afterstates), np.asarray(offsets))
+    found = signatures(generated, generated_offsets).reshape(count, len(_ROLLS), 2)
+    matches = (found == given[:, None, :]).all(axis=2)
+    if not matches.any(axis=1).all():
+        turn = int(np.flatnonzero(~matches.any(axis=1))[0])
+        raise ValueError(f"turn {turn}: no roll has exactly these afterstates under {rules}")
+    return _ROLLS[matches.argmax(axis=1)]
+
+
+class Seat:
+    """A player seen through ``choose_batch`` with or without ``dice``, whichever its
+    caller uses: ``(positions, dice, afterstates, offsets, rng)`` or the older
+    ``(positions, afterstates, offsets, rng)``. A player that needs the dice (a
+    :class:`PPOPlayer`) called without them gets them from :func:`infer_dice`; one without
+    them called with them does not see them. Once every caller passes the dice, the seat
+    is no longer needed."""
+
+    def __init__(self, player, rules: Rules = DEFAULT_RULES) -> None:
+        self.player = player
+        self.rules = rules
+        self.name = getattr(player, "name", "player")
+        self.deterministic = getattr(player, "deterministic", True)
+        self._with_dice = _takes_dice(player)
+
+    def choose_batch(self, positions, *rest):
+        if len(rest) == 4:
+            dice, afterstates, offsets, rng = rest
+        else:
+            (afterstates, offsets, rng), dice = rest, None
+        if not self._with_dice:
+            return self.player.choose_batch(positions, afterstates, offsets, rng)
+        if dice is None:
+            dice = infer_dice(positions, afterstates, offsets, self.rules)
+        return self.player.choose_batch(positions, dice, afterstates, offsets, rng)
+
+    def __repr__(self) -> str:
+        return repr(self.player)

@@ -1,0 +1,358 @@
+"""PPO on Tapa's checker-move vector env: one loop, as CleanRL's ppo.py.
+
+:func:`train` plays ``parallel_games`` games at once through ``gym.make_vec("Tapa-v0",
+actions="move")`` against an opponent (:mod:`agents.ppo.opponents`), the policy always
+player 0. Each iteration: pick the rollout's opponent; roll out ``num_steps`` decisions of
+every game, sampling each checker move from the masked policy; compute GAE advantages with
+the game's points as the only reward; run ``update_epochs`` passes of clipped-surrogate
+minibatch steps; then log, evaluate in the arena, and checkpoint.
+
+With next-step autoreset, the step after a game ends only restarts it: its observation is
+the finished game's last, its action is ignored. Such steps are kept out of the loss
+(``valid``), and the step that ended the game does not bootstrap past it.
+
+A run is a function of its config and seed: stopped (SIGINT, SIGTERM) after a checkpoint
+and started again on the same run directory, it ends with the same weights, bit for bit,
+as a run that never stopped (same machine, same ``threads``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import torch
+from tqdm import tqdm
+
+import tapa_env  # noqa: F401  (registers Tapa-v0)
+from tapa_env.rules import Rules
+
+from ..loading import load_player
+from ..runs import (
+    ConfigError,
+    Logger,
+    StopRequest,
+    TrainingDiverged,
+    TrainResult,
+    config_dict,
+    log_evaluation,
+    resume_conflicts,
+)
+from . import checkpoint
+from .config import PPOConfig, check_config
+from .logs import Counters, Window, evaluate_player, log_window, next_multiple, summary
+from .network import ActorCritic, log_probs_and_entropy, observation_size, sample_moves
+from .opponents import OpponentSchedule
+from .player import PPOPlayer
+
+
+def gae(
+    rewards: np.ndarray,
+    values: np.ndarray,
+    ended: np.ndarray,
+    next_values: np.ndarray,
+    gamma: float,
+    gae_lambda: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Generalized advantage estimates and returns of a rollout, float32 ``(T, N)`` each.
+
+    ``rewards[t]`` (points from the agent's side), ``values[t]`` (the value of the
+    observation at step ``t``) and ``ended[t]`` (bool: the game ended with step ``t``'s
+    action, so nothing after it bootstraps into it) are ``(T, N)``; ``next_values`` ``(N,)``
+    is the value of the observation after the last step.
+    """
+    steps = len(rewards)
+    advantages = np.zeros_like(values, dtype=np.float32)
+    last = np.zeros(values.shape[1], dtype=np.float32)
+    for t in reversed(range(steps)):
+        following = next_values if t == steps - 1 else values[t + 1]
+        going_on = 1.0 - ended[t].astype(np.float32)
+        delta = rewards[t] + gamma * following * going_on - values[t]
+        last = delta + gamma * gae_lambda * going_on * last
+        advantages[t] = last
+    return advantages, advantages + values
+
+
+class PPORun:
+    """Everything a run holds, built from its config; what a checkpoint saves."""
+
+    def __init__(self, config: PPOConfig, run_dir: Path) -> None:
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.last_path = self.run_dir / "checkpoints" / "last.pt"
+        self.bot_path = self.run_dir / "checkpoints" / "bot.pt"
+        self.history_path = self.run_dir / "evaluations.jsonl"
+        self.rules = Rules.from_mapping(dict(config.rules))
+        torch.set_num_threads(config.threads)
+        # One seeding block: the weights and the move sampling (torch's generator), the
+        # dice and the opponents' sampling (the env's), the minibatches and the opponent
+        # schedule (rng).
+        torch.manual_seed(config.seed)
+        self.rng = np.random.default_rng([config.seed, 1])
+        self.env = gym.make_vec(
+            "Tapa-v0",
+            num_envs=config.parallel_games,
+            actions="move",
+            encoding=config.agent.encoding,
+            max_turns=config.max_turns,
+            rules=self.rules,
+            threads=config.threads,
+            opponent="random",  # replaced by the schedule's first below
+        )
+        self.size = observation_size(self.env.unwrapped.encoding)
+        self.network = ActorCritic(
+            self.size, config.agent.hidden, config.agent.activation, config.agent.shared_trunk
+        )
+        self.optimizer = torch.optim.Adam(
+            self.network.parameters(), lr=config.learner.learning_rate, eps=1e-5
+        )
+        self.opponents = OpponentSchedule(config, self.network, self.rules)
+        self.env.unwrapped.opponent = self.opponents.first()  # plays the opening turns
+        self.counters = Counters(
+            next_log=config.log_every or math.inf,
+            next_eval=config.eval_every or math.inf,
+            next_checkpoint=config.checkpoint_every or math.inf,
+        )
+        self.evaluations: list[dict] = []
+
+    def start(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+        """Resume from the run directory's checkpoint, or start new games. Returns the next
+        observation float32 ``(N, F)``, its mask bool ``(N, 144)``, which games restart on
+        the next step ``(N,)``, and whether the run resumed."""
+        if not self.last_path.exists():
+            obs, infos = self.env.reset(seed=self.config.seed)
+            resetting = np.zeros(self.config.parallel_games, dtype=bool)
+            return obs, infos["action_mask"], resetting, False
+        content = checkpoint.read(self.last_path)
+        if "training" not in content:
+            raise ConfigError(f"{self.last_path}: holds no training state; cannot resume")
+        conflicts = resume_conflicts(content["config"], config_dict(self.config))
+        if conflicts:
+            raise ConfigError(
+                f"{self.run_dir} holds a run with other settings ({'; '.join(conflicts)}); "
+                "use another run directory, or the same settings to resume it"
+            )
+        training = content["training"]
+        self.network.load_state_dict(content["weights"])
+        self.optimizer.load_state_dict(training["optimizer"])
+        torch.set_rng_state(training["torch_rng"])
+        self.rng.bit_generator.state = training["rng"]
+        self.opponents.load_state_dict(training["opponents"])
+        self.counters = Counters(**training["counters"])
+        self.evaluations = list(training["evaluations"])
+        lines = "".join(json.dumps(e) + "\n" for e in self.evaluations)
+        self.history_path.write_text(lines)  # what a killed run logged later is dropped
+        state = checkpoint.to_arrays(training["env"])
+        infos = self.env.unwrapped.set_state(state)
+        obs = training["next_obs"].numpy()
+        return obs, infos["action_mask"], state["needs_reset"].astype(bool), True
+
+    def save(self, next_obs: np.ndarray) -> None:
+        """Write ``last.pt`` (resumable) and ``bot.pt`` (the policy alone), atomically."""
+        counters = self.counters
+        content = checkpoint.describe(
+            self.network, self.config.agent.encoding, self.rules, asdict(counters),
+            config_dict(self.config),
+        )  # fmt: skip
+        content["training"] = checkpoint.to_tensors(
+            {
+                "optimizer": self.optimizer.state_dict(),
+                "torch_rng": torch.get_rng_state(),
+                "rng": self.rng.bit_generator.state,
+                "opponents": self.opponents.state_dict(),
+                "counters": asdict(counters),
+                "evaluations": self.evaluations,
+                "env": self.env.unwrapped.get_state(),
+                "next_obs": np.array(next_obs),
+            }
+        )
+        checkpoint.save(self.last_path, content)
+        checkpoint.save(self.bot_path, {k: v for k, v in content.items() if k != "training"})
+
+    def player(self, name: str = "ppo") -> PPOPlayer:
+        """The policy now, greedy, on a copy of the network (the arena's player)."""
+        network = copy.deepcopy(self.network)
+        network.eval()
+        return PPOPlayer(network, self.config.agent.encoding, name, False, self.rules)
+
+
+def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> TrainResult:
+    """Train by PPO until ``config.total_games`` games have ended, resuming ``run_dir`` if it
+    holds a checkpoint. Writes ``run_dir/checkpoints/last.pt`` (resumable), ``bot.pt`` (the policy
+    alone) and ``evaluations.jsonl``; logs to ``logger``.
+
+    Raises :class:`ConfigError` for a bad setting or a checkpoint of other settings,
+    :class:`agents.ppo.checkpoint.PPOCheckpointError` for an unreadable checkpoint, and
+    :class:`TrainingDiverged` when the loss stops being finite.
+    """
+    check_config(config)
+    learner = config.learner
+    started = time.perf_counter()
+    run = PPORun(config, run_dir)
+    next_obs, next_mask, resetting, resumed = run.start()
+    counters, env, network = run.counters, run.env, run.network
+    if resumed and counters.games >= config.total_games:
+        env.close()
+        last = run.evaluations[-1] if run.evaluations else None
+        return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
+    if logger is not None:
+        if resumed:
+            logger.resume(counters.games)
+        else:
+            logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
+    eval_opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
+
+    def evaluate() -> None:
+        result = evaluate_player(
+            run.player(), eval_opponents, config.eval_games, config.seed, counters.games
+        )
+        run.evaluations.append(result)
+        log_evaluation(logger, run.history_path, result)
+        bar.set_postfix_str(summary(result), refresh=False)
+
+    # The rollout's storage: (T, N, ...) for T = num_steps decisions of N games.
+    shape = (learner.num_steps, config.parallel_games)
+    obs = np.zeros((*shape, run.size), dtype=np.float32)
+    masks = np.zeros((*shape, 144), dtype=bool)
+    actions = np.zeros(shape, dtype=np.int64)
+    logprobs = np.zeros(shape, dtype=np.float32)
+    values = np.zeros(shape, dtype=np.float32)
+    rewards = np.zeros(shape, dtype=np.float32)
+    ended = np.zeros(shape, dtype=bool)
+    valid = np.zeros(shape, dtype=bool)
+
+    bar = tqdm(
+        total=config.total_games, initial=counters.games, unit="game", desc="ppo",
+        disable=not config.progress, dynamic_ncols=True, mininterval=1.0,
+    )  # fmt: skip
+    status = "finished"
+    window = Window()
+    with StopRequest() as stop:
+        if not resumed and config.eval_every:
+            evaluate()  # the untrained policy: the learning curve's start
+        while counters.games < config.total_games:
+            # The opponent of this rollout, and the learning rate.
+            env.unwrapped.opponent = run.opponents.pick(run.rng)
+            window.count_opponent(run.opponents.current)
+            done_fraction = counters.games / config.total_games if learner.anneal_lr else 0.0
+            rate = learner.learning_rate * max(1.0 - done_fraction, 0.0)
+            for group in run.optimizer.param_groups:
+                group["lr"] = rate
+
+            # Rollout: sample each game's checker move from the masked policy; step them all.
+            for step in range(learner.num_steps):
+                obs[step], masks[step], valid[step] = next_obs, next_mask, ~resetting
+                with torch.no_grad():
+                    logits, value = network(torch.from_numpy(next_obs), torch.from_numpy(next_mask))
+                    action = sample_moves(logits)
+                    logprob = torch.log_softmax(logits, dim=-1).gather(1, action[:, None])
+                actions[step], logprobs[step, :], values[step] = action, logprob[:, 0], value
+                next_obs, reward, terminated, truncated, infos = env.step(action.numpy())
+                next_mask = infos["action_mask"]
+                resetting = terminated | truncated
+                rewards[step], ended[step] = reward, resetting
+                if resetting.any():
+                    window.add_games(reward[resetting], truncated[resetting],
+                                     infos["turn"][resetting])  # fmt: skip
+            counters.steps += config.rollout_steps
+            window.steps += config.rollout_steps
+
+            # Advantages: GAE with the game's points as the reward, no bootstrap past an end.
+            with torch.no_grad():
+                next_values = network.value(torch.from_numpy(next_obs)).numpy()
+            advantages, returns = gae(
+                rewards, values, ended, next_values, learner.gamma, learner.gae_lambda
+            )
+
+            # Update: epochs of clipped-surrogate minibatch steps over the valid decisions.
+            keep = valid.reshape(-1)
+            b_obs = torch.from_numpy(obs.reshape(-1, run.size)[keep])
+            b_masks = torch.from_numpy(masks.reshape(-1, 144)[keep])
+            b_actions = torch.from_numpy(actions.reshape(-1)[keep])
+            b_logprobs = torch.from_numpy(logprobs.reshape(-1)[keep])
+            b_advantages = torch.from_numpy(advantages.reshape(-1)[keep])
+            b_returns = torch.from_numpy(returns.reshape(-1)[keep])
+            b_values = torch.from_numpy(values.reshape(-1)[keep])
+            count = len(b_actions)
+            minibatch = -(-count // learner.num_minibatches)
+            stats = []
+            for _ in range(learner.update_epochs):
+                order = torch.from_numpy(run.rng.permutation(count))
+                for start in range(0, count, minibatch):
+                    mb = order[start : start + minibatch]
+                    logits, new_values = network(b_obs[mb], b_masks[mb])
+                    log_probs, entropy = log_probs_and_entropy(logits)
+                    new_logprob = log_probs.gather(1, b_actions[mb, None])[:, 0]
+                    log_ratio = new_logprob - b_logprobs[mb]
+                    ratio = log_ratio.exp()
+                    with torch.no_grad():
+                        approx_kl = ((ratio - 1) - log_ratio).mean()
+                        clip_fraction = ((ratio - 1.0).abs() > learner.clip_coef).float().mean()
+                    mb_advantages = b_advantages[mb]
+                    if learner.norm_adv and len(mb) > 1:
+                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (
+                            mb_advantages.std() + 1e-8
+                        )
+                    clipped_ratio = torch.clamp(ratio, 1 - learner.clip_coef, 1 + learner.clip_coef)
+                    pg_loss = torch.max(-mb_advantages * ratio, -mb_advantages * clipped_ratio)
+                    pg_loss = pg_loss.mean()
+                    v_loss = (new_values - b_returns[mb]) ** 2
+                    if learner.clip_vloss:
+                        v_clipped = b_values[mb] + torch.clamp(
+                            new_values - b_values[mb], -learner.clip_coef, learner.clip_coef
+                        )
+                        v_loss = torch.max(v_loss, (v_clipped - b_returns[mb]) ** 2)
+                    v_loss = 0.5 * v_loss.mean()
+                    entropy_loss = entropy.mean()
+                    loss = pg_loss - learner.ent_coef * entropy_loss + learner.vf_coef * v_loss
+                    run.optimizer.zero_grad(set_to_none=True)
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(network.parameters(), learner.max_grad_norm)
+                    run.optimizer.step()
+                    stats.append([x.item() for x in (pg_loss, v_loss, entropy_loss,
+                                                      approx_kl, clip_fraction)])  # fmt: skip
+                if learner.target_kl is not None and approx_kl.item() > learner.target_kl:
+                    break
+            counters.updates += 1
+            run.opponents.after_update(counters.updates)
+            if not math.isfinite(loss.item()):
+                raise TrainingDiverged(
+                    f"training diverged after {counters.steps} steps (loss {loss.item()}); the "
+                    f"last good checkpoint is kept at {run.last_path}. Lower learning_rate."
+                )
+            predicted, actual = b_values.numpy(), b_returns.numpy()
+            spread = np.var(actual)
+            explained = float("nan") if spread == 0 else 1 - np.var(actual - predicted) / spread
+            window.add_update(np.mean(stats, axis=0), explained, rate)
+            counters.games += window.new_games
+            counters.turns += window.new_turns
+            window.new_games = window.new_turns = 0
+            bar.update(counters.games - bar.n)
+
+            # Log, evaluate, checkpoint.
+            finishing = counters.games >= config.total_games
+            stopping = bool(stop.requested)
+            if counters.games >= counters.next_log or finishing:
+                log_window(logger, counters.games, window)
+                window = Window()
+                counters.next_log = next_multiple(counters.games, config.log_every)
+            if counters.games >= counters.next_eval or finishing:
+                evaluate()
+                counters.next_eval = next_multiple(counters.games, config.eval_every)
+            if counters.games >= counters.next_checkpoint or finishing or stopping:
+                counters.next_checkpoint = next_multiple(counters.games, config.checkpoint_every)
+                run.save(next_obs)
+            if stopping:
+                status = "interrupted"
+                break
+    bar.close()
+    env.close()
+    last = run.evaluations[-1] if run.evaluations else None
+    seconds = time.perf_counter() - started
+    return TrainResult(status, counters.games, counters.turns, run.last_path, last, seconds)
