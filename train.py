@@ -35,8 +35,8 @@ import agents.ppo.training
 import agents.td.training
 from agents.curve import draw_learning_curve
 from agents.files import PlayerSpecError
-from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
 from agents.ppo.config import PPOConfig
+from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
 from agents.td.config import TDConfig
 from entry import EntryScript
 

@@ -176,7 +176,10 @@ def test_gae_with_gamma_and_lambda_one_is_the_final_points():
         (dict(encoding="fancy"), "encoding"),
         (dict(opponent="grandmaster"), "opponent"),
         (dict(pool_prob=0.5), "pool_size"),
-        (dict(mix=["defensive"], mix_prob=0.7, pool_size=2, pool_prob=0.5), "learner.pool_prob + learner.mix_prob"),
+        (
+            dict(mix=["defensive"], mix_prob=0.7, pool_size=2, pool_prob=0.5),
+            "learner.pool_prob + learner.mix_prob",
+        ),
         (dict(mix=[], mix_prob=0.5), "mix"),
         (dict(eval_games=21), "eval_games"),
         (dict(eval_opponents=["nobody"]), "eval_opponents"),
