@@ -1,0 +1,101 @@
+"""``python train.py agent=ppo`` as a user runs it, and its checkpoint in evaluate.py and
+play.py like any player."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents import load_player
+from agents.ppo.player import PPOPlayer
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = [
+    "agent=ppo",
+    "total_games=24",
+    "parallel_games=8",
+    "learner.num_steps=32",
+    "eval_every=0",
+    "eval_games=20",
+    "eval_opponents=[random]",
+    "log_every=8",
+    "agent.hidden=[32]",
+    "progress=false",
+]
+
+
+def run(*command: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *command], cwd=ROOT, capture_output=True, text=True, timeout=600,
+        input=stdin,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> Path:
+    run_dir = tmp_path_factory.mktemp("ppo") / "run"
+    done = run("train.py", f"hydra.run.dir={run_dir}", *TINY)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"trained at \d+ games", done.stdout), done.stdout
+    assert "vs random" in done.stdout
+    return run_dir
+
+
+def test_train_agent_ppo_writes_a_run_directory(trained):
+    for name in ("checkpoints/last.pt", "checkpoints/bot.pt", "evaluations.jsonl",
+                 ".hydra/config.yaml", "learning_curve.png"):  # fmt: skip
+        assert (trained / name).is_file(), name
+    assert list(trained.glob("events.out.tfevents.*"))
+    row = json.loads((trained / "evaluations.jsonl").read_text().splitlines()[-1])
+    assert row["games_trained"] >= 24 and 0 <= row["random"]["win_rate"] <= 1
+
+
+def test_the_same_command_finds_the_finished_run(trained):
+    done = run("train.py", f"hydra.run.dir={trained}", *TINY)
+    assert done.returncode == 0, done.stderr
+    assert "already trained" in done.stdout
+
+
+def test_resuming_with_settings_that_change_learning_is_refused(trained):
+    done = run("train.py", f"hydra.run.dir={trained}", *TINY, "learner.ent_coef=0.5")
+    assert done.returncode == 2 and "learner.ent_coef" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("learner.clip_coef=0", "learner.clip_coef"),
+        ("agent.activation=sigmoid", "agent.activation"),
+        ("learner.opponent=nobody", "learner.opponent"),
+        ("device=cuda", "device"),
+    ],
+)
+def test_a_bad_ppo_setting_is_one_line_and_status_2(tmp_path, override, message):
+    done = run("train.py", f"hydra.run.dir={tmp_path / 'run'}", *TINY, override)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_checkpoint_is_a_player_in_evaluate(trained, tmp_path):
+    bot = trained / "checkpoints" / "bot.pt"
+    assert isinstance(load_player(str(bot)), PPOPlayer)
+    out = tmp_path / "results.json"
+    done = run("evaluate.py", f"players=[{bot},random]", "games=20", "workers=1",
+               f"out={out}", f"hydra.run.dir={tmp_path / 'eval'}")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pairing = json.loads(out.read_text())["pairings"][0]
+    assert pairing["players"] == [str(bot), "random"] and pairing["games"] == 20
+
+
+def test_the_checkpoint_is_an_opponent_in_play(trained):
+    bot = trained / "checkpoints" / "bot.pt"
+    done = run("play.py", f"opponent={bot}", "seed=3", "confirm=false", stdin="1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "bot rolls" in done.stdout
