@@ -30,7 +30,6 @@ from agents.ppo import (
 from agents.ppo import checkpoint as ppo_checkpoint
 from agents.ppo.config import PPOAgent, PPOLearner
 from agents.ppo.network import log_probs_and_entropy, observation_size, sample_moves
-from agents.ppo.player import Seat, infer_dice
 from agents.stats import summarize
 from tapa_env import Position, generate_afterstates, initial_rows
 from tapa_env.encoding import get_encoding
@@ -231,11 +230,9 @@ def test_the_player_always_plays_a_legal_afterstate_and_is_deterministic_when_gr
 
 def test_the_player_plays_whole_games_in_the_arena_and_as_the_envs_opponent():
     player = PPOPlayer(network(2))
-    results = play_games((Seat(player), load_player("random")), 8, seed=5)
+    results = play_games((player, load_player("random")), 8, seed=5)
     assert results.games == 8
-    env = gymnasium.make_vec(
-        "Tapa-v0", num_envs=4, actions="move", encoding="raw", opponent=Seat(player)
-    )
+    env = gymnasium.make_vec("Tapa-v0", num_envs=4, actions="move", encoding="raw", opponent=player)
     _, infos = env.reset(seed=0)
     for _ in range(50):
         keys = np.random.default_rng(0).random((4, 144)) + infos["action_mask"]
@@ -249,23 +246,6 @@ def test_a_single_position_is_chosen_from_its_legal_afterstates():
     from tapa_env import legal_afterstates
 
     assert chosen in legal_afterstates(start, (6, 5))
-
-
-def test_the_dice_of_a_caller_that_does_not_pass_them_are_found_from_the_afterstates():
-    rows, dice = random_turns(48, seed=4)
-    afterstates, offsets = generate_afterstates(rows, dice)
-    found = infer_dice(rows, afterstates, offsets, tapa_env.DEFAULT_RULES)
-    again, again_offsets = generate_afterstates(rows, found)
-    assert np.array_equal(np.diff(again_offsets), np.diff(offsets))
-    same_set = [
-        {r.tobytes() for r in afterstates[offsets[i] : offsets[i + 1]]}
-        == {r.tobytes() for r in again[again_offsets[i] : again_offsets[i + 1]]}
-        for i in range(48)
-    ]
-    assert all(same_set)
-
-
-# --- Checkpoints -------------------------------------------------------------------------------
 
 
 def test_a_checkpoint_plays_the_same_action_probabilities(tmp_path):
@@ -369,7 +349,7 @@ def test_a_short_run_learns_to_beat_random(tmp_path):
         ("trained", read_ppo_player(result.checkpoint)),
         ("untrained", PPOPlayer(network(config.seed, hidden=config.agent.hidden))),
     ):
-        games = play_games((Seat(player), load_player("random")), 200, seed=11)
+        games = play_games((player, load_player("random")), 200, seed=11)
         rates[name] = summarize((name, "random"), games)
     assert rates["trained"]["win_rate"] >= rates["untrained"]["win_rate"] + 0.15
     assert rates["trained"]["ppg"] >= rates["untrained"]["ppg"] + 0.5

@@ -16,7 +16,6 @@ import numpy as np
 from ..arena import play_games
 from ..runs import Logger
 from ..stats import summarize
-from .player import Seat
 
 EVALUATION_SEED = 1000  # evaluation dice: seed + EVALUATION_SEED + opponent index
 OUTCOMES = ("win_single", "win_double", "loss_single", "loss_double", "draw", "unfinished")
@@ -111,10 +110,9 @@ def evaluate_player(player, opponents: dict, games: int, seed: int, games_traine
     ``win_rate``, ``ppg`` (points per game) with its ``ppg_ci95``, and ``games``; as
     :func:`agents.training.evaluate_player` writes them to ``evaluations.jsonl``."""
     result: dict[str, Any] = {"games_trained": games_trained}
-    seat = Seat(player, player.rules)
     for index, (name, opponent) in enumerate(opponents.items()):
         played = play_games(
-            (seat, opponent), games, seed=seed + EVALUATION_SEED + index, rules=player.rules
+            (player, opponent), games, seed=seed + EVALUATION_SEED + index, rules=player.rules
         )
         summary_ = summarize((player.name, name), played)
         result[name] = {key: summary_[key] for key in ("win_rate", "ppg", "ppg_ci95", "games")}

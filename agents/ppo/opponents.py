@@ -18,9 +18,10 @@ import torch
 from tapa_env.rules import Rules
 
 from ..loading import load_player
+from ..players import Player
 from .config import SELF, PPOConfig
 from .network import ActorCritic
-from .player import PPOPlayer, Seat
+from .player import PPOPlayer
 
 
 def frozen_weights(network: ActorCritic) -> dict[str, torch.Tensor]:
@@ -42,18 +43,16 @@ class OpponentSchedule:
         self.config = config
         self.network = network
         self.rules = rules
-        self.bots = {name: Seat(load_player(name, rules), rules) for name in config.learner.mix}
+        self.bots = {name: load_player(name, rules) for name in config.learner.mix}
         if config.learner.opponent != SELF:
-            self.bots[config.learner.opponent] = Seat(
-                load_player(config.learner.opponent, rules), rules
-            )
+            self.bots[config.learner.opponent] = load_player(config.learner.opponent, rules)
         self.snapshot = frozen_weights(network)
         self.pool: list[dict[str, torch.Tensor]] = (
             [self.snapshot] if config.learner.pool_size else []
         )
         self.current = "self"
 
-    def player(self, weights: dict[str, torch.Tensor], name: str) -> Seat:
+    def player(self, weights: dict[str, torch.Tensor], name: str) -> Player:
         """A frozen policy as the env's opponent (a deep copy: building a fresh network
         would draw from torch's generator and change the run)."""
         network = copy.deepcopy(self.network)
@@ -66,9 +65,9 @@ class OpponentSchedule:
             self.config.learner.opponent_sample,
             self.rules,
         )
-        return Seat(player, self.rules)
+        return player
 
-    def pick(self, rng: np.random.Generator) -> Seat:
+    def pick(self, rng: np.random.Generator) -> Player:
         """The opponent of the next rollout; :attr:`current` names it (for the logs)."""
         config = self.config
         draw = rng.random()
@@ -84,7 +83,7 @@ class OpponentSchedule:
             return self.player(self.snapshot, "snapshot")
         return self.bots[config.learner.opponent]
 
-    def first(self) -> Seat:
+    def first(self) -> Player:
         """The usual opponent, before any rollout (it plays the first games' opening turns)."""
         if self.config.learner.opponent == SELF:
             return self.player(self.snapshot, "snapshot")

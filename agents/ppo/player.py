@@ -10,14 +10,11 @@ every turn is complete; then it finds the resulting afterstate in the turn's aft
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 import torch
 
 from tapa_env.checker_moves import CheckerMoves
 from tapa_env.encoding import get_encoding
-from tapa_env.layout import ROW_WIDTH
 from tapa_env.movegen import generate_afterstates
 from tapa_env.position import Position
 from tapa_env.rules import DEFAULT_RULES, Rules
@@ -125,72 +122,3 @@ def afterstate_indices(chosen: np.ndarray, afterstates: np.ndarray, offsets: np.
 
 
 # --- Either signature of choose_batch --------------------------------------------------------
-
-_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int64)
-_HASH = np.random.default_rng(20240601).integers(1, 2**63, size=ROW_WIDTH // 8, dtype=np.uint64) | 1
-
-
-def _takes_dice(player) -> bool:
-    """Whether ``player.choose_batch`` has the signature with ``dice``."""
-    try:
-        parameters = inspect.signature(player.choose_batch).parameters
-    except (TypeError, ValueError):
-        return True
-    return "dice" in parameters or len(parameters) >= 5
-
-
-def infer_dice(positions, afterstates, offsets, rules: Rules) -> np.ndarray:
-    """``(B, 2)`` int64: a roll whose legal afterstates from each position are exactly that
-    turn's slice of ``afterstates``, for callers that do not pass the dice. Rolls with the
-    same afterstates play alike for the turn's choice to be legal."""
-    count = len(positions)
-    rows = np.repeat(positions, len(_ROLLS), axis=0)
-    rolls = np.tile(_ROLLS, (count, 1))
-    generated, generated_offsets = generate_afterstates(rows, rolls, rules=rules, check=False)
-
-    def signatures(flat: np.ndarray, flat_offsets: np.ndarray) -> np.ndarray:
-        """Each turn's set of rows as ``(turns, 2)``: its size and a sum of row hashes (every
-        turn has at least one afterstate: a pass has the position itself)."""
-        words = np.ascontiguousarray(flat, dtype=np.int8).view(np.uint64)
-        keys = (words * _HASH[: words.shape[1]]).sum(axis=1, dtype=np.uint64)
-        keys ^= keys >> np.uint64(29)
-        sums = np.add.reduceat(keys * np.uint64(0xBF58476D1CE4E5B9), flat_offsets[:-1])
-        return np.stack([np.diff(flat_offsets).astype(np.uint64), sums], axis=1)
-
-    given = signatures(np.asarray(afterstates), np.asarray(offsets))
-    found = signatures(generated, generated_offsets).reshape(count, len(_ROLLS), 2)
-    matches = (found == given[:, None, :]).all(axis=2)
-    if not matches.any(axis=1).all():
-        turn = int(np.flatnonzero(~matches.any(axis=1))[0])
-        raise ValueError(f"turn {turn}: no roll has exactly these afterstates under {rules}")
-    return _ROLLS[matches.argmax(axis=1)]
-
-
-class Seat:
-    """A player seen through ``choose_batch`` with or without ``dice``, whichever its
-    caller uses: ``(positions, dice, afterstates, offsets, rng)`` or the older
-    ``(positions, afterstates, offsets, rng)``. A player that needs the dice (a
-    :class:`PPOPlayer`) called without them gets them from :func:`infer_dice`; one without
-    them called with them does not see them. Once every caller passes the dice, the seat
-    is no longer needed."""
-
-    def __init__(self, player, rules: Rules = DEFAULT_RULES) -> None:
-        self.player = player
-        self.rules = rules
-        self.name = getattr(player, "name", "player")
-        self.deterministic = getattr(player, "deterministic", True)
-        self._with_dice = _takes_dice(player)
-
-    def choose_batch(self, positions, *rest):
-        if len(rest) == 4:
-            dice, afterstates, offsets, rng = rest
-        else:
-            (afterstates, offsets, rng), dice = rest, None
-        if not self._with_dice:
-            return self.player.choose_batch(positions, afterstates, offsets, rng)
-        if dice is None:
-            dice = infer_dice(positions, afterstates, offsets, self.rules)
-        return self.player.choose_batch(positions, dice, afterstates, offsets, rng)
-
-    def __repr__(self) -> str:
-        return repr(self.player)
