@@ -21,8 +21,10 @@ FORMAT = "tapa-rl/ppo-checkpoint"
 def is_ppo_checkpoint(path: Path | str) -> bool:
     """Whether ``path`` looks like a PPO checkpoint: a ``torch.save`` archive whose pickle
     names :data:`FORMAT`. Never raises: ``False`` for TD checkpoints, bot files and anything
-    unreadable."""
+    unreadable; never opens anything but a regular file (a named pipe would block)."""
     try:
+        if not Path(path).is_file():
+            return False
         with open(path, "rb") as file:
             if file.read(len(ZIP_MAGIC)) != ZIP_MAGIC:
                 return False
