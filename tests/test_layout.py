@@ -207,10 +207,10 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
 
 def test_an_unknown_algorithm_is_one_line_and_status_2():
     done = subprocess.run(
-        [sys.executable, "train.py", "agent=ppo"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "train.py", "agent=dqn"], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 2
     assert done.stderr.strip() == (
-        "train.py: error: agent=ppo: no algorithm 'ppo' yet; the algorithms are td "
+        "train.py: error: agent=dqn: no algorithm 'dqn' yet; the algorithms are td, ppo "
         "(configs/agent/<name>.yaml)"
     )

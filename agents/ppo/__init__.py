@@ -21,7 +21,7 @@ _NAMES = {
     "PPOPlayer": "player",
     "check_config": "config",
     "gae": "training",
-    "is_ppo_checkpoint": "loading",
+    "is_ppo_checkpoint": "format",
     "read_ppo_player": "checkpoint",
     "train": "training",
 }

@@ -31,7 +31,7 @@ from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
 from ..files import ZIP_MAGIC, PlayerSpecError, check_trained_rules, first_line, write_atomically
-from .loading import FORMAT
+from .format import FORMAT
 from .network import ActorCritic
 from .player import PPOPlayer
 
