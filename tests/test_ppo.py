@@ -201,6 +201,7 @@ def test_the_default_settings_and_the_yaml_agree():
     check_config(PPOConfig())
     written = yaml.safe_load((ROOT / "configs" / "agent" / "ppo.yaml").read_text())
     assert written.pop("defaults") == ["/schema/ppo", "_self_"]
+    assert set(written.pop("hydra")) == {"help"}  # its own --help text
     agent, learner = written.pop("agent"), written.pop("learner")
     assert set(agent) == set(PPOAgent.__dataclass_fields__)
     assert set(learner) == set(PPOLearner.__dataclass_fields__)

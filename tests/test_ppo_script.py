@@ -46,6 +46,21 @@ def trained(tmp_path_factory) -> Path:
     return run_dir
 
 
+def test_help_explains_every_ppo_setting():
+    import dataclasses
+
+    from agents.ppo.config import PPOAgent, PPOConfig, PPOLearner
+
+    done = run("train.py", "agent=ppo", "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("train.py agent=ppo: train a Tapa policy by PPO")
+    names = [f.name for f in dataclasses.fields(PPOConfig) if f.name not in ("agent", "learner")]
+    names += [f"agent.{f.name}" for f in dataclasses.fields(PPOAgent)]
+    names += [f"learner.{f.name}" for f in dataclasses.fields(PPOLearner)]
+    for name in names:
+        assert re.search(rf"^\s+{re.escape(name)}\s", done.stdout, re.M), name
+
+
 def test_train_agent_ppo_writes_a_run_directory(trained):
     for name in ("checkpoints/last.pt", "checkpoints/bot.pt", "evaluations.jsonl",
                  ".hydra/config.yaml", "learning_curve.png"):  # fmt: skip
