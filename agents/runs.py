@@ -212,6 +212,21 @@ def config_dict(config: RunConfig) -> dict:
     return json.loads(json.dumps(asdict(config)))
 
 
+def resumable_training(content: dict, path: Path, run_dir: Path, config: RunConfig) -> dict:
+    """The ``training`` state of the checkpoint ``content`` read from ``path``, once it is
+    known to hold one and to be of this ``config`` (but for :data:`RESUMABLE_CHANGES`);
+    :class:`ConfigError` otherwise."""
+    if "training" not in content:
+        raise ConfigError(f"{path}: holds no training state; cannot resume")
+    conflicts = resume_conflicts(content["config"], config_dict(config))
+    if conflicts:
+        raise ConfigError(
+            f"{run_dir} holds a run with other settings ({'; '.join(conflicts)}); "
+            "use another run directory, or the same settings to resume it"
+        )
+    return content["training"]
+
+
 def resume_conflicts(saved: dict, now: dict) -> list[str]:
     """The settings that differ between a saved run and ``now`` and would change what it
     learns (all but :data:`RESUMABLE_CHANGES`); each as ``"key: saved, now"``."""

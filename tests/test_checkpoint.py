@@ -21,11 +21,10 @@ from agents.td.checkpoint import (
     read,
     save,
     slim,
-    to_arrays,
-    to_tensors,
 )
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer
+from agents.tensors import to_arrays, to_tensors
 from tapa_env import Rules, generate_afterstates
 from tapa_env.selfplay import random_self_play
 

@@ -35,15 +35,15 @@ from tapa_env.rules import Rules
 
 from ..loading import load_player
 from ..runs import (
-    ConfigError,
     Logger,
     StopRequest,
     TrainingDiverged,
     TrainResult,
     config_dict,
     log_evaluation,
-    resume_conflicts,
+    resumable_training,
 )
+from ..tensors import to_arrays, to_tensors
 from . import checkpoint
 from .config import PPOConfig, check_config
 from .logs import Counters, Window, evaluate_player, log_window, next_multiple, summary
@@ -130,15 +130,7 @@ class PPORun:
             resetting = np.zeros(self.config.parallel_games, dtype=bool)
             return obs, infos["action_mask"], resetting, False
         content = checkpoint.read(self.last_path)
-        if "training" not in content:
-            raise ConfigError(f"{self.last_path}: holds no training state; cannot resume")
-        conflicts = resume_conflicts(content["config"], config_dict(self.config))
-        if conflicts:
-            raise ConfigError(
-                f"{self.run_dir} holds a run with other settings ({'; '.join(conflicts)}); "
-                "use another run directory, or the same settings to resume it"
-            )
-        training = content["training"]
+        training = resumable_training(content, self.last_path, self.run_dir, self.config)
         self.network.load_state_dict(content["weights"])
         self.optimizer.load_state_dict(training["optimizer"])
         torch.set_rng_state(training["torch_rng"])
@@ -148,7 +140,7 @@ class PPORun:
         self.evaluations = list(training["evaluations"])
         lines = "".join(json.dumps(e) + "\n" for e in self.evaluations)
         self.history_path.write_text(lines)  # what a killed run logged later is dropped
-        state = checkpoint.to_arrays(training["env"])
+        state = to_arrays(training["env"])
         infos = self.env.unwrapped.set_state(state)
         obs = training["next_obs"].numpy()
         return obs, infos["action_mask"], state["needs_reset"].astype(bool), True
@@ -160,7 +152,7 @@ class PPORun:
             self.network, self.config.agent.encoding, self.rules, asdict(counters),
             config_dict(self.config),
         )  # fmt: skip
-        content["training"] = checkpoint.to_tensors(
+        content["training"] = to_tensors(
             {
                 "optimizer": self.optimizer.state_dict(),
                 "torch_rng": torch.get_rng_state(),

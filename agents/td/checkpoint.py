@@ -28,7 +28,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 from tapa_env.encoding import ENCODINGS
@@ -52,28 +51,6 @@ FORMAT_VERSION = 1
 
 class CheckpointError(PlayerSpecError):
     """A file that is not a usable tapa-rl checkpoint; the message names the file and why."""
-
-
-def to_tensors(value: Any) -> Any:
-    """``value`` with every numpy array turned into a tensor (so that it loads weights-only)."""
-    if isinstance(value, np.ndarray):
-        return torch.from_numpy(np.ascontiguousarray(value))
-    if isinstance(value, dict):
-        return {key: to_tensors(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(to_tensors(item) for item in value)
-    return value
-
-
-def to_arrays(value: Any) -> Any:
-    """The inverse of :func:`to_tensors`: every tensor back to a numpy array."""
-    if isinstance(value, torch.Tensor):
-        return value.numpy()
-    if isinstance(value, dict):
-        return {key: to_arrays(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(to_arrays(item) for item in value)
-    return value
 
 
 def describe(network: TDNetwork, rules: Rules, games: int, turns: int, config: dict) -> dict:

@@ -45,8 +45,9 @@ from ..runs import (
     evaluate_player,
     log_evaluation,
     next_multiple,
-    resume_conflicts,
+    resumable_training,
 )
+from ..tensors import to_arrays, to_tensors
 from . import checkpoint
 from .config import LearnerConfig, TDConfig, check_config, learning_rate
 from .learner import SamplePool, Trajectories, lambda_returns
@@ -134,7 +135,7 @@ _SHARE = ("rng", "env", "trajectories", "pool")
 
 def _share(state: dict) -> dict:
     """One rank's part of a checkpoint's training state, as numpy arrays."""
-    return checkpoint.to_arrays({key: state[key] for key in _SHARE})
+    return to_arrays({key: state[key] for key in _SHARE})
 
 
 class SelfPlayRun:
@@ -232,15 +233,7 @@ class SelfPlayRun:
     def _read_checkpoint(self) -> tuple[dict, list[dict]]:
         """The checkpoint's shared state and each rank's share, checked against this run."""
         content = checkpoint.read(self.last_path)
-        if "training" not in content:
-            raise ConfigError(f"{self.last_path}: holds no training state; cannot resume")
-        conflicts = resume_conflicts(content["config"], config_dict(self.config))
-        if conflicts:
-            raise ConfigError(
-                f"{self.run_dir} holds a run with other settings ({'; '.join(conflicts)}); "
-                "use another run directory, or the same settings to resume it"
-            )
-        training = content["training"]
+        training = resumable_training(content, self.last_path, self.run_dir, self.config)
         shares = [_share(training), *(_share(s) for s in training.get("other_ranks", []))]
         if len(shares) != self.ranks.world:
             raise ConfigError(
@@ -285,7 +278,7 @@ class SelfPlayRun:
             **shares[0],
             "other_ranks": shares[1:],
         }
-        content["training"] = checkpoint.to_tensors(training)
+        content["training"] = to_tensors(training)
         checkpoint.save(self.last_path, content)
         checkpoint.save(self.bot_path, checkpoint.slim(content))
 
