@@ -108,6 +108,15 @@ class Ranks:
         dist.scatter_object_list(received, values if self.main else None, src=0)
         return received[0]
 
+    def close(self) -> None:
+        """Leave the process group once every rank is done: a barrier, so that no rank exits
+        while rank 0 still writes the checkpoint, then the group's own teardown (a process
+        that exits with the group alive can abort in its communication threads)."""
+        if self.world == 1 or not dist.is_initialized():
+            return
+        dist.barrier()
+        dist.destroy_process_group()
+
     def broadcast(self, value: Any) -> Any:
         """Rank 0's ``value`` on every rank."""
         if self.world == 1:

@@ -315,6 +315,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
     counters, learner = run.counters, config.learner
     if resumed and counters.games >= config.total_games:
         run.env.close()
+        ranks.close()
         last = run.evaluations[-1] if run.evaluations else None
         return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
     if logger is not None:
@@ -440,6 +441,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
                 break
     bar.close()
     run.env.close()
+    ranks.close()
     last = run.evaluations[-1] if run.evaluations else None
     seconds = time.perf_counter() - started
     return TrainResult(status, counters.games, counters.turns, run.last_path, last, seconds)
