@@ -9,6 +9,11 @@ settings exits with status 2 after a short message on stderr: one line for what 
 checks (an unknown player, ``games=-1``, ``out=`` a directory), Hydra's few lines for an
 override it cannot apply (``games=abc``, an unknown key). The status is 1, with a traceback,
 only for a fault of the program itself.
+
+A worker process that is lost (killed, out of memory) costs only the games it was playing:
+they are played again in a new pool with the same dice, so the results are those of an
+undisturbed run, and one line on stderr says so. When the same games kill their worker
+three times, the run stops with one line naming them and the cause, and status 1.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from agents.tournament import (
     format_table,
     round_robin,
 )
+from agents.workers import WorkerDied
 from entry import EntryScript
 
 SCRIPT = EntryScript("evaluate.py")
@@ -50,10 +56,17 @@ def main(cfg: DictConfig) -> None:
         SCRIPT.fail(str(error))
     per_game = "matches" if config.match_points else "games"
     pairings = len(config.players) * (len(config.players) - 1) // 2
-    with tqdm(
-        total=pairings * config.games, unit=per_game, desc="round robin", file=sys.stderr
-    ) as bar:
-        results = round_robin(config, progress=bar.update)
+    try:
+        with tqdm(
+            total=pairings * config.games, unit=per_game, desc="round robin", file=sys.stderr
+        ) as bar:
+            results = round_robin(
+                config,
+                progress=bar.update,
+                notice=lambda line: bar.write(f"{SCRIPT.name}: {line}", file=sys.stderr),
+            )
+    except WorkerDied as error:
+        SCRIPT.fail(str(error), status=1)
     print(format_table(results))
     text = json.dumps(results, indent=2) + "\n"
     for path in paths:

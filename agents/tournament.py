@@ -9,8 +9,8 @@ import multiprocessing
 import numbers
 import os
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from tapa_env.rules import Rules
 from .arena import GameResults, play_games
 from .loading import load_player
 from .stats import fit_ratings, summarize
+from .workers import play_in_workers
 
 CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
 STREAMS_PER_PAIRING = 1 << 32
@@ -246,10 +247,20 @@ def _merge(parts: list[GameResults]) -> GameResults:
     )
 
 
-def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None = None) -> dict:
+def round_robin(
+    config: TournamentConfig,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> dict:
     """Play every pairing of ``config.players``; the results.json of docs/formats.md.
 
-    ``progress`` is called with the number of games (or matches) each finished chunk played.
+    ``progress`` is called with the number of games (or matches) each finished chunk played:
+    finished games only, each once. When a worker process is lost, the chunks it and the
+    other workers were playing are played again in a fresh pool (their dice are the same),
+    so the results are those of an undisturbed run; ``notice`` (default: stderr) gets one
+    line saying so. Raises :class:`~agents.workers.WorkerDied` with one line naming the
+    pairing and the games when one chunk's worker dies again and again.
+
     Checks ``config`` first (:func:`check_config`); the results hold its clean copy.
     """
     config = check_config(config)
@@ -263,14 +274,23 @@ def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None
             if progress is not None:
                 progress(chunk[2] * per_unit)
     else:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_chunk, config, *chunk) for chunk in chunks]
-            for future, chunk in zip(futures, chunks):
-                future.add_done_callback(
-                    lambda _, size=chunk[2] * per_unit: progress and progress(size)
-                )
-            parts = [future.result() for future in futures]
+
+        def finished(index: int) -> None:
+            if progress is not None:
+                progress(chunks[index][2] * per_unit)
+
+        def lost(indices: list[int], cause: str) -> None:
+            (notice or _to_stderr)(_lost_line(config, [chunks[i] for i in indices], cause))
+
+        parts = play_in_workers(
+            _play_chunk,
+            [(config, *chunk) for chunk in chunks],
+            workers,
+            multiprocessing.get_context("spawn"),
+            describe=lambda index: _describe(config, chunks[index]),
+            finished=finished,
+            lost=lost,
+        )
     pairings = []
     for pairing, names in enumerate(itertools.combinations(config.players, 2)):
         mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]
@@ -280,6 +300,34 @@ def round_robin(config: TournamentConfig, progress: Callable[[int], None] | None
         "ratings": fit_ratings(list(config.players), pairings),
         "config": asdict(config),
     }
+
+
+def _describe(config: TournamentConfig, chunk: tuple[int, int, int]) -> str:
+    """A chunk for the user: its pairing and its games (``offensive vs random, games 257-512``)."""
+    pairing, first, units = chunk
+    names = list(itertools.combinations(config.players, 2))[pairing]
+    per_unit = 2 if config.duplicate else 1
+    span = f"{first * per_unit + 1}-{(first + units) * per_unit}"
+    return f"{names[0]} vs {names[1]}, {_played(config)} {span}"
+
+
+def _lost_line(config: TournamentConfig, chunks: list[tuple[int, int, int]], cause: str) -> str:
+    """What a lost worker cost: the games in play, which are played again."""
+    games = sum(units for _, _, units in chunks) * (2 if config.duplicate else 1)
+    if not games:
+        return f"a worker process was lost ({cause}) before it began a game; going on in a new pool"
+    return (
+        f"a worker process was lost ({cause}); the {games} {_played(config)} in play are "
+        "played again in a new pool, with the same dice"
+    )
+
+
+def _played(config: TournamentConfig) -> str:
+    return "matches" if config.match_points else "games"
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def format_table(results: dict) -> str:

@@ -146,7 +146,7 @@ def test_evaluate_keeps_the_traceback_of_a_fault_of_the_program(tmp_path):
     script = (
         "import runpy, sys\n"
         "import agents.tournament\n"
-        "def broken(config, progress=None):\n"
+        "def broken(config, progress=None, notice=None):\n"
         "    raise RuntimeError('a fault in the round robin')\n"
         "agents.tournament.round_robin = broken\n"
         f"sys.argv = ['evaluate.py', 'hydra.run.dir={tmp_path / 'run'}', 'games=2']\n"
