@@ -5,8 +5,11 @@ worker every time stop the run with one line."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import operator
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +18,7 @@ import pytest
 
 import agents.tournament as tournament
 from agents.tournament import TournamentConfig, round_robin
-from agents.workers import TRIES, WorkerDied
+from agents.workers import TRIES, WorkerDied, play_in_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -84,8 +87,8 @@ def test_games_that_kill_their_worker_every_time_stop_the_round_robin(crashing_p
         round_robin(config, progress=steps.append, notice=notices.append)
     message = str(stopped.value)
     assert re.fullmatch(
-        r"(offensive|crashing_players:KillsItsWorker) vs (crashing_players:KillsItsWorker|random)"
-        rf", games \d+-\d+: its worker process died {TRIES} times \(killed by SIGKILL\)",
+        r"(offensive vs crashing_players:KillsItsWorker|crashing_players:KillsItsWorker vs "
+        rf"random), games \d+-\d+: its worker process died {TRIES} times \(killed by SIGKILL\)",
         message,
     ), message
     assert notices and all(
@@ -143,3 +146,52 @@ def test_evaluate_stops_in_one_line_when_games_kill_their_worker_every_time(tmp_
     assert shown and max(shown) <= 4, done.stderr
     assert not out.exists() and not (tmp_path / "run" / "results.json").exists()
     assert done.stdout == ""
+
+
+# --- agents.workers on its own ------------------------------------------------------------
+
+SPAWN = multiprocessing.get_context("spawn")
+
+
+def test_play_in_workers_returns_the_results_in_the_order_of_the_items():
+    items = [(abs, -number) for number in range(12)]
+    finished: list[int] = []
+    results = play_in_workers(operator.call, items, 3, SPAWN, str, finished=finished.append)
+    assert results == list(range(12))
+    assert sorted(finished) == list(range(12))
+
+
+def test_the_item_that_kills_its_worker_is_named_though_others_were_in_play():
+    items = [(abs, -1), (abs, -2), (signal.raise_signal, signal.SIGKILL), (abs, -3)]
+    finished: list[int] = []
+    lost: list[tuple[list[int], str]] = []
+    with pytest.raises(WorkerDied) as stopped:
+        play_in_workers(
+            operator.call,
+            items,
+            2,
+            SPAWN,
+            lambda index: f"item {index}",
+            finished=finished.append,
+            lost=lambda playing, cause: lost.append((playing, cause)),
+        )
+    assert (
+        str(stopped.value) == f"item 2: its worker process died {TRIES} times (killed by SIGKILL)"
+    )
+    assert 2 not in finished and len(finished) == len(set(finished))
+    assert lost and all(cause == "killed by SIGKILL" for _, cause in lost)
+    assert [2] in [playing for playing, _ in lost]  # played alone, it died alone
+
+
+def test_workers_that_die_before_playing_anything_stop_the_work(tmp_path, monkeypatch):
+    # The workers cannot import the function's module (gone after the parent imported it).
+    (tmp_path / "vanishing_work.py").write_text("def double(x):\n    return 2 * x\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])
+    import vanishing_work
+
+    try:
+        (tmp_path / "vanishing_work.py").unlink()
+        with pytest.raises(WorkerDied, match=rf"^worker processes died {TRIES} times before"):
+            play_in_workers(vanishing_work.double, [(1,), (2,)], 2, SPAWN, str)
+    finally:
+        del sys.modules["vanishing_work"]
