@@ -15,6 +15,9 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 ``training`` (optional)
     what resuming needs: the optimizer, the games in flight, the last observation, the
     counters, the opponents (snapshot and pool), the evaluations and every generator's state.
+``checksum``
+    the SHA-256 digest of all the other fields (:mod:`agents.checksums`), written by
+    :func:`save` and checked by :func:`read`.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import torch
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
+from ..checksums import checksum_problem, non_finite, with_checksum
 from ..files import ZIP_MAGIC, PlayerSpecError, check_trained_rules, first_line, write_atomically
 from .format import FORMAT
 from .network import ActorCritic
@@ -60,14 +64,17 @@ def describe(network: ActorCritic, encoding: str, rules: Rules, counts: dict, co
 
 
 def save(path: Path, content: dict) -> None:
-    """Write ``content`` to ``path`` atomically (temporary file, then ``os.replace``)."""
-    write_atomically(path, lambda file: torch.save(content, file))
+    """Write ``content`` and its ``checksum`` to ``path`` atomically (temporary file, then
+    ``os.replace``)."""
+    checked = with_checksum(content)
+    write_atomically(path, lambda file: torch.save(checked, file))
 
 
 def read(path: Path | str) -> dict:
     """Read and check a PPO checkpoint; :class:`PPOCheckpointError` names the file and the
     problem: missing, empty, truncated or corrupt, another kind of file (a TD checkpoint, a
-    bot file), another format version, an unknown encoding, or weights that do not fit."""
+    bot file), another format version, a checksum that is missing or does not match the
+    content, an unknown encoding, or weights that do not fit or are not all finite."""
     path = Path(path)
     if not path.is_file():
         what = "is a directory" if path.is_dir() else "no such file"
@@ -108,6 +115,9 @@ def check(path: Path, content: Any) -> None:
             f"{path}: PPO checkpoint format version {content.get('format_version')!r}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
+    problem = checksum_problem(content)
+    if problem is not None:
+        raise PPOCheckpointError(f"{path}: {problem}")
     encoding = ENCODINGS.get(content.get("encoding"))
     if encoding is None or encoding.version != content.get("encoding_version"):
         raise PPOCheckpointError(
@@ -117,8 +127,13 @@ def check(path: Path, content: Any) -> None:
     try:
         rules_of(content)
         network_of(content)
-    except (ValueError, TypeError, KeyError, RuntimeError) as error:
+    except (ValueError, TypeError, KeyError, RuntimeError, AttributeError) as error:
         raise PPOCheckpointError(f"{path}: corrupt PPO checkpoint: {first_line(error)}") from None
+    bad = non_finite(content["weights"])
+    if bad is not None:
+        raise PPOCheckpointError(
+            f"{path}: corrupt PPO checkpoint: weight {bad!r} is not all finite"
+        )
 
 
 def rules_of(content: dict) -> Rules:
