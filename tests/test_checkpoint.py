@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import zipfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
+from agents.loading import PLIES
 from agents.td.checkpoint import (
     FORMAT,
     CheckpointError,
@@ -23,6 +25,7 @@ from agents.td.checkpoint import (
     slim,
 )
 from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import PLIES as player_plies
 from agents.td.player import TDPlayer
 from agents.tensors import to_arrays, to_tensors
 from tapa_env import Rules, generate_afterstates
@@ -178,6 +181,34 @@ def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
     assert two.name == "bot@2ply"
     with pytest.raises(PlayerSpecError, match="no such checkpoint"):
         load_player(f"{tmp_path / 'missing.pt'}@2ply")
+
+
+@pytest.mark.parametrize("ply", [0, 3, 10])
+def test_an_unsupported_search_depth_is_named_with_the_supported_ones(tmp_path, ply):
+    path = write(tmp_path / "bot.pt", make_checkpoint())
+    with pytest.raises(PlayerSpecError) as caught:
+        load_player(f"{path}@{ply}ply")
+    assert str(caught.value) == (
+        f"{path}@{ply}ply: no {ply}-ply search; a trained bot plays 1-ply (the file alone) "
+        "or 2-ply (@2ply)"
+    )
+    assert load_player(f"{path}@1ply").ply == 1
+
+
+def test_the_depths_a_file_may_be_named_with_are_the_players_depths():
+    assert PLIES == player_plies
+
+
+def test_a_zip_archive_that_torch_did_not_write_is_not_a_checkpoint(tmp_path):
+    path = tmp_path / "other.pt"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("weights.npy", b"anything")
+    with pytest.raises(CheckpointError) as caught:
+        read(path)
+    assert str(caught.value) == (
+        f"{path}: is not a tapa-rl checkpoint or bot file (a zip archive, but not one "
+        "torch.save wrote)"
+    )
 
 
 def test_load_player_refuses_a_bot_trained_under_other_rules(tmp_path):
