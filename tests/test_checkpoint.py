@@ -174,6 +174,47 @@ def test_a_checkpoint_of_another_version_encoding_or_shape_is_refused(tmp_path, 
         read(write(tmp_path / "x.pt", content))
 
 
+CRAFTED = [
+    torch.zeros(40, 40),
+    ["raw"],
+    {"raw": 1},
+    None,
+    "x" * 10_000,
+    3.5,
+]
+
+
+@pytest.mark.parametrize("algorithm", ["td", "ppo"])
+def test_a_crafted_field_of_any_type_is_refused_in_one_short_line(tmp_path, algorithm):
+    """Whatever a crafted file (with a checksum that fits it) holds in a field: one line."""
+    from agents.ppo import checkpoint as ppo
+    from agents.ppo.network import ActorCritic, observation_size
+    from tapa_env.encoding import get_encoding
+
+    if algorithm == "td":
+        good, save_it, read_it = make_checkpoint, save, read
+    else:
+        network = ActorCritic(observation_size(get_encoding("raw")), [8])
+        counts = {"steps": 1, "games": 1, "turns": 1}
+        good = lambda: ppo.describe(network, "raw", Rules(), counts, {})  # noqa: E731
+        save_it, read_it = ppo.save, ppo.read
+    fields = ["format", "format_version", "encoding", "encoding_version", "rules", "network"]
+    for field in [*fields, "weights", ("network", "hidden"), ("network", "activation")]:
+        for index, value in enumerate(CRAFTED):
+            content = good()
+            if isinstance(field, tuple):
+                content[field[0]][field[1]] = value
+            else:
+                content[field] = value
+            path = tmp_path / f"{field}-{index}.pt"
+            save_it(path, content)
+            with pytest.raises(PlayerSpecError) as caught:
+                read_it(path)
+            message = str(caught.value)
+            assert message.startswith(f"{path}: ") and "\n" not in message, message
+            assert len(message) < len(str(path)) + 200, message
+
+
 def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
     path = write(tmp_path / "bot.pt", make_checkpoint())
     one, two = load_player(str(path)), load_player(f"{path}@2ply")

@@ -34,6 +34,7 @@ from tapa_env.rules import Rules
 
 from ..checksums import checksum_problem, non_finite, with_checksum
 from ..files import ZIP_MAGIC, PlayerSpecError, check_trained_rules, first_line, write_atomically
+from ..tensors import brief, cut, is_exactly
 from .format import FORMAT
 from .network import ActorCritic
 from .player import PPOPlayer
@@ -106,29 +107,34 @@ def _unreadable(path: Path, error: Exception) -> str:
 def check(path: Path, content: Any) -> None:
     """Raise :class:`PPOCheckpointError` unless ``content`` is a PPO checkpoint this version
     reads."""
-    if not isinstance(content, dict) or content.get("format") != FORMAT:
-        found = content.get("format") if isinstance(content, dict) else None
-        what = f"holds format {found!r}" if found else "has no 'format' field"
+    if not isinstance(content, dict) or not is_exactly(content.get("format"), FORMAT):
+        found = isinstance(content, dict) and "format" in content
+        what = f"holds format {brief(content['format'])}" if found else "has no 'format' field"
         raise PPOCheckpointError(f"{path}: is not a PPO checkpoint ({what}, not {FORMAT!r})")
-    if content.get("format_version") != FORMAT_VERSION:
+    if not is_exactly(content.get("format_version"), FORMAT_VERSION):
         raise PPOCheckpointError(
-            f"{path}: PPO checkpoint format version {content.get('format_version')!r}; this "
+            f"{path}: PPO checkpoint format version {brief(content.get('format_version'))}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
     problem = checksum_problem(content)
     if problem is not None:
         raise PPOCheckpointError(f"{path}: {problem}")
-    encoding = ENCODINGS.get(content.get("encoding"))
-    if encoding is None or encoding.version != content.get("encoding_version"):
+    name = content.get("encoding")
+    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    if encoding is None or not is_exactly(content.get("encoding_version"), encoding.version):
         raise PPOCheckpointError(
-            f"{path}: made for encoding {content.get('encoding_version')!r}, which this "
+            f"{path}: made for encoding {brief(content.get('encoding_version'))}, which this "
             "version of tapa-rl does not have"
         )
     try:
-        rules_of(content)
-        network_of(content)
-    except (ValueError, TypeError, KeyError, RuntimeError, AttributeError) as error:
-        raise PPOCheckpointError(f"{path}: corrupt PPO checkpoint: {first_line(error)}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's notes on what a crafted field holds
+            rules_of(content)
+            network_of(content)
+    except (ValueError, TypeError, LookupError, RuntimeError, AttributeError) as error:
+        raise PPOCheckpointError(
+            f"{path}: corrupt PPO checkpoint: {cut(first_line(error))}"
+        ) from None
     bad = non_finite(content["weights"])
     if bad is not None:
         raise PPOCheckpointError(

@@ -48,6 +48,7 @@ from ..files import (
     read_head,
     write_atomically,
 )
+from ..tensors import brief, cut, is_exactly
 from .evaluator import Evaluator
 from .network import NetworkShape, TDNetwork
 
@@ -166,13 +167,14 @@ def check(path: Path, content: Any) -> None:
         raise CheckpointError(
             f"{path}: is not a tapa-rl checkpoint or bot file (no 'format' field)"
         )
-    if content["format"] != FORMAT:
+    if not is_exactly(content["format"], FORMAT):
         raise CheckpointError(
-            f"{path}: holds format {content['format']!r}, not a tapa-rl checkpoint ({FORMAT!r})"
+            f"{path}: holds format {brief(content['format'])}, not a tapa-rl checkpoint "
+            f"({FORMAT!r})"
         )
-    if content.get("format_version") != FORMAT_VERSION:
+    if not is_exactly(content.get("format_version"), FORMAT_VERSION):
         raise CheckpointError(
-            f"{path}: checkpoint format version {content.get('format_version')!r}; this "
+            f"{path}: checkpoint format version {brief(content.get('format_version'))}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
     problem = checksum_problem(content)
@@ -181,18 +183,21 @@ def check(path: Path, content: Any) -> None:
     for key in ("encoding", "encoding_version", "rules", "network", "weights"):
         if key not in content:
             raise CheckpointError(f"{path}: corrupt checkpoint: no {key!r} field")
-    encoding = ENCODINGS.get(content["encoding"])
-    if encoding is None or encoding.version != content["encoding_version"]:
+    name = content["encoding"]
+    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    if encoding is None or not is_exactly(content["encoding_version"], encoding.version):
         known = ", ".join(e.version for e in ENCODINGS.values())
         raise CheckpointError(
-            f"{path}: made for encoding {content['encoding_version']!r}, which this version "
+            f"{path}: made for encoding {brief(content['encoding_version'])}, which this version "
             f"of tapa-rl does not have (it has {known})"
         )
     try:
-        rules_of(content)
-        network_of(content)
-    except (ValueError, TypeError, KeyError, RuntimeError, AttributeError) as error:
-        raise CheckpointError(f"{path}: corrupt checkpoint: {first_line(error)}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's notes on what a crafted field holds
+            rules_of(content)
+            network_of(content)
+    except (ValueError, TypeError, LookupError, RuntimeError, AttributeError) as error:
+        raise CheckpointError(f"{path}: corrupt checkpoint: {cut(first_line(error))}") from None
     bad = non_finite(content["weights"])
     if bad is not None:
         raise CheckpointError(f"{path}: corrupt checkpoint: weight {bad!r} is not all finite")
