@@ -4,7 +4,8 @@ A spec is one of
 
 * a built-in name: ``random``, ``offensive``, ``defensive``, ``adaptive``;
 * the path of a trained bot's file (a checkpoint or an exported bot file), with ``@2ply``
-  for a two-ply search; each algorithm reads its own files (:data:`TRAINED_BOT_READERS`);
+  for a two-ply search (:data:`PLIES`); each algorithm reads its own files
+  (:data:`TRAINED_BOT_READERS`);
 * ``module:Class``, a player class of your own: the module is imported (the current
   directory first on ``sys.path``) and the class made, with ``rules=`` when it takes them.
 """
@@ -31,6 +32,13 @@ name (imported only when a file is loaded, so that this module needs no algorith
 has ``recognises(path) -> bool`` and ``load(path, rules, ply) -> Player``; the first that
 recognises a file loads it, and the last loads (and explains) a file none recognises."""
 
+PLIES = (1, 2)
+"""The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``): the
+depths of :class:`agents.td.TDPlayer`."""
+
+PLY_SUFFIX = re.compile(r"(.+)@(\d+)ply")
+"""A trained bot's path and a search depth: ``checkpoints/tapa-td.pt@2ply``."""
+
 CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
 """``module:Class``: a dotted module name and a class name."""
 
@@ -39,6 +47,7 @@ _KINDS = "or the path of a checkpoint or exported bot file, or module:Class"
 __all__ = [
     "BUILTIN_NAMES",
     "CLASS_SPEC",
+    "PLIES",
     "TRAINED_BOT_READERS",
     "PlayerSpecError",
     "check_trained_rules",
@@ -77,9 +86,14 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     if name in BUILTIN_NAMES:
         return _builtin(name, rules)
     ply = 1
-    found = re.fullmatch(r"(.+)@([12])ply", name)
+    found = PLY_SUFFIX.fullmatch(name)
     if found:
         name, ply = found.group(1), int(found.group(2))
+        if ply not in PLIES:
+            raise PlayerSpecError(
+                f"{found.group(0)}: no {ply}-ply search; a trained bot plays 1-ply (the file "
+                "alone) or 2-ply (@2ply)"
+            )
     path = Path(name).expanduser()
     if CLASS_SPEC.fullmatch(name) and not path.exists():
         if ply != 1:

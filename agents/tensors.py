@@ -30,3 +30,21 @@ def to_arrays(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(to_arrays(item) for item in value)
     return value
+
+
+def brief(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` on one line and cut to ``limit`` characters: a loaded field named in
+    a one-line error, whatever a crafted file put there (a tensor's repr spans lines)."""
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int = 120) -> str:
+    """``text`` on one line, cut to ``limit`` characters (``...`` marks the cut)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_exactly(value: Any, expected: str | int) -> bool:
+    """Whether a loaded field is ``expected`` and of its very type: a crafted value (a
+    tensor, whose ``==`` gives a tensor) is never asked for its truth."""
+    return type(value) is type(expected) and value == expected

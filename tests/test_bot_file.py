@@ -3,8 +3,10 @@ and a clear error for every file that is not one."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -20,9 +22,12 @@ from agents.equity import OUTCOMES
 from agents.td.bot_file import (
     FORMAT,
     FORMAT_VERSION,
+    BotFile,
     BotFileError,
+    content_checksum,
     describe,
     is_bot_file,
+    is_npz_archive,
     read,
     write,
 )
@@ -92,7 +97,10 @@ def test_a_bot_file_holds_the_documented_metadata_and_the_exact_weights(tmp_path
         "metadata.npy"
     ]
     with np.load(tmp_path / "x.npz", allow_pickle=False) as archive:
-        assert json.loads(archive["metadata"].tobytes().decode("utf-8")) == metadata
+        stored = json.loads(archive["metadata"].tobytes().decode("utf-8"))
+        weights = {name: archive[name] for name in archive.files if name != "metadata"}
+        assert stored == {**metadata, "checksum": content_checksum(metadata, weights)}
+        assert stored["checksum"].startswith("sha256:") and len(stored["checksum"]) == 71
         for name, tensor in content["weights"].items():
             assert archive[name].dtype == np.float32
             np.testing.assert_array_equal(archive[name], tensor.numpy())
@@ -174,13 +182,23 @@ def test_a_failed_write_leaves_the_previous_bot_file_whole(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot.npz"]  # no temporary left
 
 
-def written(path: Path, metadata: dict | None = None, layers=None, **extra) -> Path:
-    """A bot file of the module's network with ``metadata`` or ``layers`` changed."""
+def written(
+    path: Path, metadata: dict | None = None, layers=None, checksum: bool = True, **extra
+) -> Path:
+    """A bot file of the module's network with ``metadata`` or ``layers`` changed, written
+    as another program might: with a checksum that fits what it holds (unless ``checksum``
+    is false), so that each check behind the checksum's is reached."""
     good_metadata, good_layers = bot_file_contents(make_checkpoint())
-    arrays = {"metadata": np.frombuffer(json.dumps(metadata or good_metadata).encode(), np.uint8)}
+    metadata = dict(metadata or good_metadata)
+    weights = {}
     for index, (weight, bias) in enumerate(layers or good_layers):
-        arrays[f"layers.{index}.weight"], arrays[f"layers.{index}.bias"] = weight, bias
-    arrays.update(extra)
+        weights[f"layers.{index}.weight"], weights[f"layers.{index}.bias"] = weight, bias
+    weights.update(extra)
+    if checksum:
+        metadata["checksum"] = content_checksum(
+            metadata, {k: np.asarray(v) for k, v in weights.items()}
+        )
+    arrays = {"metadata": np.frombuffer(json.dumps(metadata).encode(), np.uint8), **weights}
     np.savez(path, **arrays)
     return path
 
@@ -264,6 +282,125 @@ def test_every_bad_bot_file_gets_a_one_line_error_naming_it(files, tmp_path):
         assert str(path) in message and "\n" not in message, message
         with pytest.raises(PlayerSpecError, match=reason):
             load_player(str(path))
+
+
+def zipped(path: Path, entries: dict[str, bytes]) -> Path:
+    """A zip archive of raw ``entries``, as a crafted file would be made."""
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return path
+
+
+def npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
+
+
+def test_crafted_bot_files_are_refused_in_one_line(tmp_path):
+    metadata, layers = bot_file_contents(make_checkpoint())
+    good = written(tmp_path / "good.npz")
+    entries = {}
+    with zipfile.ZipFile(good) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    objects = [(np.array([object()] * 4, dtype=object), layers[0][1]), layers[1]]
+    double = [(weight.astype(np.float64), bias) for weight, bias in layers]
+    infinite = [layers[0], (layers[1][0], np.full_like(layers[1][1], np.inf))]
+    cases = {
+        zipped(tmp_path / "pickle.npz", {"metadata.npy": pickle.dumps({"format": FORMAT})}): (
+            r"is not a tapa-rl bot file \(it holds pickled objects, which are never unpickled"
+        ),
+        zipped(tmp_path / "raw.npz", {**entries, "layers.0.weight.npy": b"not an array"}): (
+            "is not a tapa-rl bot file .it holds an entry 'layers.0.weight' that is not a numpy"
+        ),
+        zipped(tmp_path / "extra.npz", {**entries, "readme.txt": b"hello"}): (
+            "is not a tapa-rl bot file .it holds an entry 'readme.txt'"
+        ),
+        zipped(tmp_path / "float-meta.npz", {"metadata.npy": npy(np.zeros(3))}): (
+            r"'metadata' is float64 \(3,\), not uint8 UTF-8 JSON text"
+        ),
+        zipped(tmp_path / "square.npz", {"metadata.npy": npy(np.zeros((2, 2), np.uint8))}): (
+            r"'metadata' is uint8 \(2, 2\)"
+        ),
+        zipped(
+            tmp_path / "list-meta.npz", {"metadata.npy": npy(np.frombuffer(b"[1]", np.uint8))}
+        ): ("no 'format' in its metadata"),
+        written(tmp_path / "objects.npz", layers=objects, checksum=False): "pickled objects",
+        written(tmp_path / "double.npz", layers=double): "'layers.0.weight' is float64",
+        written(tmp_path / "inf.npz", layers=infinite): "'layers.1.bias' is not all finite",
+        written(tmp_path / "no-checksum.npz", checksum=False): (
+            r"has no checksum, so its content cannot be checked \(written by an older version"
+        ),
+        written(
+            tmp_path / "bad-checksum.npz",
+            {**metadata, "checksum": "sha256:" + "0" * 64},
+            checksum=False,
+        ): ("corrupt checkpoint or bot file: its checksum does not match its content"),
+        written(tmp_path / "number-checksum.npz", {**metadata, "checksum": 7}, checksum=False): (
+            "its checksum does not match its content"
+        ),
+    }
+    assert isinstance(read(good), BotFile)
+    for path, reason in cases.items():
+        with pytest.raises(BotFileError, match=reason) as caught:
+            read(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}: ") and "\n" not in message, message
+        with pytest.raises(PlayerSpecError, match=reason):
+            load_player(str(path))
+
+
+def test_a_bot_file_whose_content_changed_after_writing_is_refused(tmp_path):
+    """Each entry of a valid archive replaced by another valid one: every zip CRC is right,
+    only the checksum tells."""
+    good = written(tmp_path / "good.npz")
+    with zipfile.ZipFile(good) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    weight = np.load(io.BytesIO(entries["layers.1.weight.npy"]))
+    weight[0, 0] += 0.5
+    metadata = json.loads(np.load(io.BytesIO(entries["metadata.npy"])).tobytes())
+    metadata["games_trained"] += 1
+    changes = {
+        "layers.1.weight.npy": npy(weight),
+        "metadata.npy": npy(np.frombuffer(json.dumps(metadata).encode(), np.uint8)),
+    }
+    for name, data in changes.items():
+        path = zipped(tmp_path / f"changed-{name}.npz", {**entries, name: data})
+        with pytest.raises(BotFileError, match="its checksum does not match its content"):
+            read(path)
+
+
+@pytest.mark.parametrize("script", ["evaluate.py", "play.py"])
+def test_a_pickle_posing_as_metadata_is_one_line_in_the_scripts(tmp_path, script):
+    crafted = zipped(tmp_path / "crafted.npz", {"metadata.npy": pickle.dumps({"a": 1})})
+    setting = f"players=[{crafted},random]" if script == "evaluate.py" else f"opponent={crafted}"
+    done = subprocess.run(
+        [sys.executable, script, setting, "games=2", f"hydra.run.dir={tmp_path / 'run'}"]
+        if script == "evaluate.py"
+        else [sys.executable, script, setting],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        input="",
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"{script}: error: {crafted}: is not a tapa-rl bot file (it holds pickled objects, "
+        "which are never unpickled)"
+    ]
+
+
+def test_an_npz_archive_that_is_no_bot_file_gets_one_message_whatever_its_name(tmp_path):
+    for name in ("other.npz", "other.zip", "other"):
+        path = tmp_path / name
+        with path.open("wb") as file:
+            np.savez(file, weights=np.zeros(3))
+        assert is_npz_archive(path) and not is_bot_file(path)
+        with pytest.raises(BotFileError) as caught:
+            load_player(str(path))
+        assert str(caught.value) == f"{path}: is not a tapa-rl bot file (no 'metadata' entry)"
 
 
 def test_a_named_pipe_is_refused_without_waiting_on_it(tmp_path):
@@ -350,7 +487,8 @@ def test_the_documented_worked_example_and_metadata_are_what_the_code_writes():
     text = BOT_FILES_DOC.read_text()
     (example,) = [json.loads(b) for b in re.findall(r"```json\n(.+?)\n```", text, re.DOTALL)]
     metadata, _ = bot_file_contents(make_checkpoint(NetworkShape("raw", (80,), "sigmoid")))
-    assert set(example) == set(metadata)
+    assert set(example) == set(metadata) | {"checksum"}
+    assert example["checksum"].startswith("sha256:")
     assert example["network"] == metadata["network"] and example["rules"] == metadata["rules"]
     for key in set(example) - {"network"}:  # the table gives network's keys one by one
         assert f"| `{key}`" in text or f", `{key}`" in text, key

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import pickle
+import zipfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
+from agents.loading import PLIES
 from agents.td.checkpoint import (
     FORMAT,
     CheckpointError,
@@ -23,6 +25,7 @@ from agents.td.checkpoint import (
     slim,
 )
 from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import PLIES as player_plies
 from agents.td.player import TDPlayer
 from agents.tensors import to_arrays, to_tensors
 from tapa_env import Rules, generate_afterstates
@@ -171,6 +174,47 @@ def test_a_checkpoint_of_another_version_encoding_or_shape_is_refused(tmp_path, 
         read(write(tmp_path / "x.pt", content))
 
 
+CRAFTED = [
+    torch.zeros(40, 40),
+    ["raw"],
+    {"raw": 1},
+    None,
+    "x" * 10_000,
+    3.5,
+]
+
+
+@pytest.mark.parametrize("algorithm", ["td", "ppo"])
+def test_a_crafted_field_of_any_type_is_refused_in_one_short_line(tmp_path, algorithm):
+    """Whatever a crafted file (with a checksum that fits it) holds in a field: one line."""
+    from agents.ppo import checkpoint as ppo
+    from agents.ppo.network import ActorCritic, observation_size
+    from tapa_env.encoding import get_encoding
+
+    if algorithm == "td":
+        good, save_it, read_it = make_checkpoint, save, read
+    else:
+        network = ActorCritic(observation_size(get_encoding("raw")), [8])
+        counts = {"steps": 1, "games": 1, "turns": 1}
+        good = lambda: ppo.describe(network, "raw", Rules(), counts, {})  # noqa: E731
+        save_it, read_it = ppo.save, ppo.read
+    fields = ["format", "format_version", "encoding", "encoding_version", "rules", "network"]
+    for field in [*fields, "weights", ("network", "hidden"), ("network", "activation")]:
+        for index, value in enumerate(CRAFTED):
+            content = good()
+            if isinstance(field, tuple):
+                content[field[0]][field[1]] = value
+            else:
+                content[field] = value
+            path = tmp_path / f"{field}-{index}.pt"
+            save_it(path, content)
+            with pytest.raises(PlayerSpecError) as caught:
+                read_it(path)
+            message = str(caught.value)
+            assert message.startswith(f"{path}: ") and "\n" not in message, message
+            assert len(message) < len(str(path)) + 200, message
+
+
 def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
     path = write(tmp_path / "bot.pt", make_checkpoint())
     one, two = load_player(str(path)), load_player(f"{path}@2ply")
@@ -178,6 +222,34 @@ def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
     assert two.name == "bot@2ply"
     with pytest.raises(PlayerSpecError, match="no such checkpoint"):
         load_player(f"{tmp_path / 'missing.pt'}@2ply")
+
+
+@pytest.mark.parametrize("ply", [0, 3, 10])
+def test_an_unsupported_search_depth_is_named_with_the_supported_ones(tmp_path, ply):
+    path = write(tmp_path / "bot.pt", make_checkpoint())
+    with pytest.raises(PlayerSpecError) as caught:
+        load_player(f"{path}@{ply}ply")
+    assert str(caught.value) == (
+        f"{path}@{ply}ply: no {ply}-ply search; a trained bot plays 1-ply (the file alone) "
+        "or 2-ply (@2ply)"
+    )
+    assert load_player(f"{path}@1ply").ply == 1
+
+
+def test_the_depths_a_file_may_be_named_with_are_the_players_depths():
+    assert PLIES == player_plies
+
+
+def test_a_zip_archive_that_torch_did_not_write_is_not_a_checkpoint(tmp_path):
+    path = tmp_path / "other.pt"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("weights.npy", b"anything")
+    with pytest.raises(CheckpointError) as caught:
+        read(path)
+    assert str(caught.value) == (
+        f"{path}: is not a tapa-rl checkpoint or bot file (a zip archive, but not one "
+        "torch.save wrote)"
+    )
 
 
 def test_load_player_refuses_a_bot_trained_under_other_rules(tmp_path):

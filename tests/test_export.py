@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib.util
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +17,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents import load_player
+from agents import PlayerSpecError, load_player
 from agents.td import exporting
 from agents.td.bot_file import read as read_bot_file
 from agents.td.checkpoint import describe, save
@@ -24,12 +26,14 @@ from agents.td.exporting import (
     ExportConfig,
     ExportError,
     check_afterstates,
+    check_onnx_checksum,
+    checksum_path,
     export_onnx,
     plan,
     require_onnx_packages,
 )
 from agents.td.network import NetworkShape, TDNetwork
-from tapa_env import Rules
+from tapa_env import Position, Rules, legal_plays
 from tapa_env.encoding import get_encoding
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,6 +177,19 @@ def test_export_never_overwrites_the_checkpoint_nor_reads_a_bot_file(tmp_path):
     assert odd.read_bytes()[:4] == b"PK\x03\x04" and not (tmp_path / "again.npz").exists()
 
 
+def test_a_numpy_archive_that_is_no_bot_file_is_named_as_load_player_names_it(tmp_path):
+    other = tmp_path / "other.npz"
+    np.savez(other, weights=np.zeros(3))
+    with pytest.raises(PlayerSpecError) as caught:
+        load_player(str(other))
+    assert str(caught.value) == f"{other}: is not a tapa-rl bot file (no 'metadata' entry)"
+    for overrides in ((), (f"out={tmp_path / 'x.npz'}",)):
+        done = run_export(f"checkpoint={other}", *overrides, cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [f"export.py: error: {caught.value}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.npz"]
+
+
 def test_onnx_without_its_packages_says_what_to_install_and_writes_nothing(
     checkpoint, tmp_path, monkeypatch
 ):
@@ -253,14 +270,68 @@ def test_the_onnx_example_values_every_play_of_a_roll(onnx_export):
     assert done.returncode == 0, done.stderr
     assert "features: float32 (" in done.stdout and ", 248) (raw-v1)" in done.stdout
     plays = int(re.search(r"^(\d+) plays of 3-1", done.stdout, re.M).group(1))
-    rows = [line.split() for line in done.stdout.splitlines() if re.match(r"\d+:\d", line)]
-    assert len(rows) == plays > 1
-    for row in rows:
-        p = np.array(row[1:6], dtype=float)
-        assert p.sum() == pytest.approx(1.0, abs=5e-4)
-        assert float(row[6]) == pytest.approx(p @ [1, 2, 0, -1, -2], abs=5e-4)
-    best = max(rows, key=lambda row: float(row[6]))
-    assert f"best play: {best[0]}" in done.stdout
+    lines = done.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("play "))
+    rows = {}  # each play's text, as players write it, and its numbers
+    for line in lines[header + 1 : -1]:
+        text, *numbers = line.rsplit(maxsplit=6)
+        rows[text] = np.array(numbers, dtype=float)
+    legal = {play.text for play in legal_plays(Position.initial(), (3, 1))}
+    assert set(rows) == legal and len(rows) == plays > 1
+    assert "24/23 24/21" in rows and "24/21/20" in rows  # spaces inside a play
+    for p in rows.values():
+        assert p[:5].sum() == pytest.approx(1.0, abs=5e-4)
+        assert p[5] == pytest.approx(p[:5] @ [1, 2, 0, -1, -2], abs=5e-4)
+    best = max(rows, key=lambda text: rows[text][5])
+    assert lines[-1].startswith(f"best play: {best} (equity ")
+
+
+def test_the_onnx_model_has_a_checksum_file_that_sha256sum_accepts(onnx_export, tmp_path):
+    _, _, model = onnx_export
+    sidecar = checksum_path(model)
+    assert sidecar == model.parent / "tapa.onnx.sha256"
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    assert sidecar.read_text() == f"{digest}  tapa.onnx\n"
+    check_onnx_checksum(model)
+    if shutil.which("sha256sum"):
+        done = subprocess.run(
+            ["sha256sum", "-c", sidecar.name], cwd=model.parent, capture_output=True, text=True
+        )
+        assert done.returncode == 0 and done.stdout == "tapa.onnx: OK\n", done.stderr
+
+
+def test_a_damaged_onnx_model_is_refused_in_one_line(onnx_export, tmp_path):
+    _, _, model = onnx_export
+    copy = tmp_path / model.name
+    damaged = bytearray(model.read_bytes())
+    damaged[len(damaged) // 2] ^= 0x10
+    copy.write_bytes(bytes(damaged))
+    checksum_path(copy).write_bytes(checksum_path(model).read_bytes())
+    with pytest.raises(ExportError) as caught:
+        check_onnx_checksum(copy)
+    assert str(caught.value) == (
+        f"{copy}: corrupt ONNX model: its SHA-256 does not match {copy.name}.sha256"
+    )
+    done = subprocess.run(
+        [sys.executable, "examples/onnx_evaluate.py", str(copy)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == [f"onnx_evaluate.py: error: {caught.value}"]
+    checksum_path(copy).unlink()
+    with pytest.raises(ExportError, match=r"tapa\.onnx\.sha256: no such file; export the model"):
+        check_onnx_checksum(copy)
+    done = subprocess.run(
+        [sys.executable, "examples/onnx_evaluate.py", str(copy)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 1 and "tapa.onnx.sha256: no such file" in done.stderr
 
 
 def test_onnx_export_falls_back_to_the_torchscript_exporter(checkpoint, tmp_path, monkeypatch):
@@ -277,7 +348,8 @@ def test_onnx_export_falls_back_to_the_torchscript_exporter(checkpoint, tmp_path
     report = export_onnx(content, tmp_path / "x.onnx")
     assert report.exporter == "torchscript" and report.difference <= ONNX_TOLERANCE
     assert report.afterstates == 4096
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.onnx"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.onnx", "x.onnx.sha256"]
+    check_onnx_checksum(tmp_path / "x.onnx")
 
 
 def test_an_onnx_model_that_fails_its_check_is_not_written(tmp_path, monkeypatch):

@@ -15,6 +15,9 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 ``training`` (optional)
     what resuming needs: the optimizer, the games in flight, the last observation, the
     counters, the opponents (snapshot and pool), the evaluations and every generator's state.
+``checksum``
+    the SHA-256 digest of all the other fields (:mod:`agents.checksums`), written by
+    :func:`save` and checked by :func:`read`.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ import torch
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
+from ..checksums import checksum_problem, non_finite, with_checksum
 from ..files import ZIP_MAGIC, PlayerSpecError, check_trained_rules, first_line, write_atomically
+from ..tensors import brief, cut, is_exactly
 from .format import FORMAT
 from .network import ActorCritic
 from .player import PPOPlayer
@@ -60,14 +65,17 @@ def describe(network: ActorCritic, encoding: str, rules: Rules, counts: dict, co
 
 
 def save(path: Path, content: dict) -> None:
-    """Write ``content`` to ``path`` atomically (temporary file, then ``os.replace``)."""
-    write_atomically(path, lambda file: torch.save(content, file))
+    """Write ``content`` and its ``checksum`` to ``path`` atomically (temporary file, then
+    ``os.replace``)."""
+    checked = with_checksum(content)
+    write_atomically(path, lambda file: torch.save(checked, file))
 
 
 def read(path: Path | str) -> dict:
     """Read and check a PPO checkpoint; :class:`PPOCheckpointError` names the file and the
     problem: missing, empty, truncated or corrupt, another kind of file (a TD checkpoint, a
-    bot file), another format version, an unknown encoding, or weights that do not fit."""
+    bot file), another format version, a checksum that is missing or does not match the
+    content, an unknown encoding, or weights that do not fit or are not all finite."""
     path = Path(path)
     if not path.is_file():
         what = "is a directory" if path.is_dir() else "no such file"
@@ -99,26 +107,39 @@ def _unreadable(path: Path, error: Exception) -> str:
 def check(path: Path, content: Any) -> None:
     """Raise :class:`PPOCheckpointError` unless ``content`` is a PPO checkpoint this version
     reads."""
-    if not isinstance(content, dict) or content.get("format") != FORMAT:
-        found = content.get("format") if isinstance(content, dict) else None
-        what = f"holds format {found!r}" if found else "has no 'format' field"
+    if not isinstance(content, dict) or not is_exactly(content.get("format"), FORMAT):
+        found = isinstance(content, dict) and "format" in content
+        what = f"holds format {brief(content['format'])}" if found else "has no 'format' field"
         raise PPOCheckpointError(f"{path}: is not a PPO checkpoint ({what}, not {FORMAT!r})")
-    if content.get("format_version") != FORMAT_VERSION:
+    if not is_exactly(content.get("format_version"), FORMAT_VERSION):
         raise PPOCheckpointError(
-            f"{path}: PPO checkpoint format version {content.get('format_version')!r}; this "
+            f"{path}: PPO checkpoint format version {brief(content.get('format_version'))}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
-    encoding = ENCODINGS.get(content.get("encoding"))
-    if encoding is None or encoding.version != content.get("encoding_version"):
+    problem = checksum_problem(content)
+    if problem is not None:
+        raise PPOCheckpointError(f"{path}: {problem}")
+    name = content.get("encoding")
+    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    if encoding is None or not is_exactly(content.get("encoding_version"), encoding.version):
         raise PPOCheckpointError(
-            f"{path}: made for encoding {content.get('encoding_version')!r}, which this "
+            f"{path}: made for encoding {brief(content.get('encoding_version'))}, which this "
             "version of tapa-rl does not have"
         )
     try:
-        rules_of(content)
-        network_of(content)
-    except (ValueError, TypeError, KeyError, RuntimeError) as error:
-        raise PPOCheckpointError(f"{path}: corrupt PPO checkpoint: {first_line(error)}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's notes on what a crafted field holds
+            rules_of(content)
+            network_of(content)
+    except (ValueError, TypeError, LookupError, RuntimeError, AttributeError) as error:
+        raise PPOCheckpointError(
+            f"{path}: corrupt PPO checkpoint: {cut(first_line(error))}"
+        ) from None
+    bad = non_finite(content["weights"])
+    if bad is not None:
+        raise PPOCheckpointError(
+            f"{path}: corrupt PPO checkpoint: weight {bad!r} is not all finite"
+        )
 
 
 def rules_of(content: dict) -> Rules:

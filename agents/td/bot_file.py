@@ -6,7 +6,8 @@ archive (a zip of ``.npy`` arrays) holding
 ``metadata``
     ``uint8`` ``(n,)``: UTF-8 JSON text, an object with the keys of :func:`describe`
     (format and version, encoding and version, rules, network shape, output layout, how far
-    it trained).
+    it trained) and a ``checksum`` of the rest of the metadata and of every array
+    (:func:`content_checksum`).
 ``layers.K.weight``, ``layers.K.bias``
     little-endian float32 ``(out, in)`` and ``(out,)``, as in ``torch.nn.Linear``, ``K``
     from 0 at the input to the output layer.
@@ -28,6 +29,7 @@ import numpy as np
 from tapa_env.encoding import ENCODINGS, get_encoding
 from tapa_env.rules import Rules
 
+from ..checksums import CHECKSUM, checksum_problem, digest
 from ..equity import OUTCOME_POINTS, OUTCOMES
 from ..files import (
     ZIP_MAGIC,
@@ -106,13 +108,37 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
             ``(out, in)`` and ``bias`` ``(out,)``; stored as float32.
     """
     path = Path(path)
-    text = json.dumps(metadata, indent=1, sort_keys=True)
-    arrays = {METADATA: np.frombuffer(text.encode("utf-8"), dtype=np.uint8)}
+    weights = {}
     for index, (weight, bias) in enumerate(layers):
         weight_name, bias_name = weight_names(index)
-        arrays[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
-        arrays[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
+        weights[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
+        weights[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
+    # The metadata as a reader will see it (JSON turns tuples into lists), then its checksum.
+    body = json.loads(json.dumps({k: v for k, v in metadata.items() if k != CHECKSUM}))
+    text = json.dumps({**body, CHECKSUM: content_checksum(body, weights)}, indent=1, sort_keys=True)
+    arrays = {METADATA: np.frombuffer(text.encode("utf-8"), dtype=np.uint8), **weights}
     write_atomically(path, lambda file: np.savez(file, **arrays))
+
+
+def content_checksum(metadata: dict, arrays: dict[str, np.ndarray]) -> str:
+    """The ``checksum`` of a bot file: the digest (:func:`agents.checksums.digest`) of
+    ``{"metadata": metadata, "arrays": arrays}``, the metadata without its ``checksum`` key
+    and every array of the archive but the metadata, by entry name."""
+    return digest({"metadata": metadata, "arrays": arrays})
+
+
+def is_npz_archive(path: Path) -> bool:
+    """Whether ``path`` is a zip archive of ``.npy`` entries only, as ``np.savez`` writes
+    (a bot file or another ``.npz`` file, whatever its name; never a torch checkpoint).
+    ``False`` for anything unreadable; opens regular files only."""
+    try:
+        if not Path(path).is_file() or read_head(path) != ZIP_MAGIC:
+            return False
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+        return bool(names) and all(name.endswith(".npy") for name in names)
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return False
 
 
 def is_bot_file(path: Path) -> bool:
@@ -138,7 +164,8 @@ class BotFile:
     """A bot file, read and checked.
 
     Attributes:
-        metadata: the JSON metadata (keys of :func:`describe`, and any newer ones).
+        metadata: the JSON metadata (keys of :func:`describe`, and any newer ones), less its
+            ``checksum``, which :func:`read` has checked.
         layers: ``[(weight, bias), ...]`` float32, input layer first, ``weight`` ``(out, in)``.
     """
 
@@ -162,8 +189,9 @@ def read(path: Path) -> BotFile:
     """Read and check a bot file; :class:`BotFileError` names the file and the problem.
 
     Refuses a missing, empty, truncated or corrupt file, a file that is not a ``.npz``
-    archive or holds no tapa-rl metadata, another format version, an encoding this version
-    does not know, and weights that do not fit the recorded network shape.
+    archive of numpy arrays or holds no tapa-rl metadata, another format version, a checksum
+    that is missing or does not match the content, an encoding this version does not know,
+    and weights that do not fit the recorded network shape or are not all finite.
     """
     path = Path(path)
     check_regular_file(path, BotFileError)
@@ -187,11 +215,25 @@ def read(path: Path) -> BotFile:
         raise BotFileError(
             f"{path}: cannot be read as a bot file (corrupt or truncated?): {first_line(error)}"
         ) from None
+    for name, array in arrays.items():
+        if not isinstance(array, np.ndarray):  # numpy hands over an entry that is no .npy
+            what = "pickled objects, which are never unpickled"
+            if not array.startswith(b"\x80"):  # every pickle protocol since 2 starts so
+                what = f"an entry {name!r} that is not a numpy array"
+            raise BotFileError(f"{path}: is not a tapa-rl bot file (it holds {what})")
     if METADATA not in arrays:
         raise BotFileError(f"{path}: is not a tapa-rl bot file (no {METADATA!r} entry)")
     metadata = _metadata(path, arrays[METADATA])
+    _check_format(path, metadata)
+    weights = {name: array for name, array in arrays.items() if name != METADATA}
+    body = {key: value for key, value in metadata.items() if key != CHECKSUM}
+    problem = checksum_problem(
+        {"metadata": body, "arrays": weights, CHECKSUM: metadata.get(CHECKSUM)}
+    )  # as content_checksum computes it
+    if problem is not None:
+        raise BotFileError(f"{path}: {problem}")
     _check_metadata(path, metadata)
-    return BotFile(metadata, _layers(path, metadata, arrays))
+    return BotFile(body, _layers(path, metadata, arrays))
 
 
 def _metadata(path: Path, array: np.ndarray) -> dict:
@@ -211,7 +253,7 @@ def _metadata(path: Path, array: np.ndarray) -> dict:
     return metadata
 
 
-def _check_metadata(path: Path, metadata: dict) -> None:
+def _check_format(path: Path, metadata: dict) -> None:
     if metadata["format"] != FORMAT:
         raise BotFileError(
             f"{path}: holds format {metadata['format']!r}, not a tapa-rl bot file ({FORMAT!r})"
@@ -221,6 +263,9 @@ def _check_metadata(path: Path, metadata: dict) -> None:
             f"{path}: bot file format version {metadata.get('format_version')!r}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
+
+
+def _check_metadata(path: Path, metadata: dict) -> None:
     for key in ("encoding", "encoding_version", "rules", "network"):
         if key not in metadata:
             raise BotFileError(f"{path}: corrupt bot file: no {key!r} in its metadata")

@@ -18,6 +18,10 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 ``training`` (optional)
     what resuming needs: the optimizer, the games in flight, the random generators' states.
     A bot file for shipping leaves it out (:func:`slim`).
+``checksum``
+    the SHA-256 digest of all the other fields (:mod:`agents.checksums`), written by
+    :func:`save` and checked by :func:`read`: torch's reader does not check the archive's
+    CRCs, so a damaged file would otherwise load with changed weights.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import pickle
 import re
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +38,7 @@ import torch
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
+from ..checksums import CHECKSUM, checksum_problem, non_finite, with_checksum
 from ..equity import OUTCOMES
 from ..files import (
     ZIP_MAGIC,
@@ -42,6 +48,7 @@ from ..files import (
     read_head,
     write_atomically,
 )
+from ..tensors import brief, cut, is_exactly
 from .evaluator import Evaluator
 from .network import NetworkShape, TDNetwork
 
@@ -79,25 +86,29 @@ def describe(network: TDNetwork, rules: Rules, games: int, turns: int, config: d
 
 
 def save(path: Path, content: dict) -> None:
-    """Write ``content`` to ``path`` atomically: a temporary file beside it, then a rename.
+    """Write ``content`` and its ``checksum`` to ``path`` atomically: a temporary file beside
+    it, then a rename.
 
     A crash while writing leaves the previous file whole.
     """
-    write_atomically(path, lambda file: torch.save(content, file))
+    checked = with_checksum(content)
+    write_atomically(path, lambda file: torch.save(checked, file))
 
 
 def slim(content: dict) -> dict:
-    """A copy of a checkpoint without its ``training`` state: small, plays, cannot resume."""
-    return {key: value for key, value in content.items() if key != "training"}
+    """A copy of a checkpoint without its ``training`` state (nor its checksum, which
+    :func:`save` writes anew): small, plays, cannot resume."""
+    return {key: value for key, value in content.items() if key not in ("training", CHECKSUM)}
 
 
 def read(path: Path) -> dict:
     """Read and check a checkpoint; :class:`CheckpointError` names the file and the problem.
 
     Refuses what ``torch.load(weights_only=True)`` refuses (arbitrary pickled objects), and a
-    missing, empty, truncated or corrupt file, a file of another kind, another format
-    version, an encoding this version does not know, or weights that do not fit the recorded
-    network shape.
+    missing, empty, truncated or corrupt file, a file of another kind, a file whose checksum
+    is missing or does not match its content, another format version, an encoding this
+    version does not know, weights that do not fit the recorded network shape, and weights
+    that are not all finite.
     """
     path = Path(path)
     check_regular_file(path, CheckpointError)
@@ -121,6 +132,11 @@ def _unreadable(path: Path, error: Exception) -> str:
         return f"{path}: is empty, not a checkpoint or bot file"
     if head != ZIP_MAGIC:  # torch.save writes a zip archive
         return f"{path}: is not a tapa-rl checkpoint or bot file (not a file torch.save wrote)"
+    if not holds_pickle(path):  # another zip archive, an .npz of numpy arrays among them
+        return (
+            f"{path}: is not a tapa-rl checkpoint or bot file (a zip archive, but not one "
+            "torch.save wrote)"
+        )
     if isinstance(error, pickle.UnpicklingError):  # weights_only refused what it holds
         return (
             f"{path}: is not a tapa-rl checkpoint or bot file (it holds objects other than "
@@ -132,36 +148,59 @@ def _unreadable(path: Path, error: Exception) -> str:
     return f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
 
 
+def holds_pickle(path: Path) -> bool:
+    """Whether the zip archive at ``path`` has the ``data.pkl`` entry of every archive
+    ``torch.save`` writes (``True`` when it cannot tell: torch's reader then says why)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return any(name.endswith("/data.pkl") for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return True
+
+
 def check(path: Path, content: Any) -> None:
-    """Raise :class:`CheckpointError` unless ``content`` is a checkpoint this version plays."""
+    """Raise :class:`CheckpointError` unless ``content`` is a checkpoint this version plays.
+
+    Its checksum is checked once its format and version are known to be this version's (a
+    later version may checksum otherwise), before any other field is trusted."""
     if not isinstance(content, dict) or "format" not in content:
         raise CheckpointError(
             f"{path}: is not a tapa-rl checkpoint or bot file (no 'format' field)"
         )
-    if content["format"] != FORMAT:
+    if not is_exactly(content["format"], FORMAT):
         raise CheckpointError(
-            f"{path}: holds format {content['format']!r}, not a tapa-rl checkpoint ({FORMAT!r})"
+            f"{path}: holds format {brief(content['format'])}, not a tapa-rl checkpoint "
+            f"({FORMAT!r})"
         )
-    if content.get("format_version") != FORMAT_VERSION:
+    if not is_exactly(content.get("format_version"), FORMAT_VERSION):
         raise CheckpointError(
-            f"{path}: checkpoint format version {content.get('format_version')!r}; this "
+            f"{path}: checkpoint format version {brief(content.get('format_version'))}; this "
             f"version of tapa-rl reads version {FORMAT_VERSION}"
         )
+    problem = checksum_problem(content)
+    if problem is not None:
+        raise CheckpointError(f"{path}: {problem}")
     for key in ("encoding", "encoding_version", "rules", "network", "weights"):
         if key not in content:
             raise CheckpointError(f"{path}: corrupt checkpoint: no {key!r} field")
-    encoding = ENCODINGS.get(content["encoding"])
-    if encoding is None or encoding.version != content["encoding_version"]:
+    name = content["encoding"]
+    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    if encoding is None or not is_exactly(content["encoding_version"], encoding.version):
         known = ", ".join(e.version for e in ENCODINGS.values())
         raise CheckpointError(
-            f"{path}: made for encoding {content['encoding_version']!r}, which this version "
+            f"{path}: made for encoding {brief(content['encoding_version'])}, which this version "
             f"of tapa-rl does not have (it has {known})"
         )
     try:
-        rules_of(content)
-        network_of(content)
-    except (ValueError, TypeError, KeyError, RuntimeError) as error:
-        raise CheckpointError(f"{path}: corrupt checkpoint: {first_line(error)}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # torch's notes on what a crafted field holds
+            rules_of(content)
+            network_of(content)
+    except (ValueError, TypeError, LookupError, RuntimeError, AttributeError) as error:
+        raise CheckpointError(f"{path}: corrupt checkpoint: {cut(first_line(error))}") from None
+    bad = non_finite(content["weights"])
+    if bad is not None:
+        raise CheckpointError(f"{path}: corrupt checkpoint: weight {bad!r} is not all finite")
 
 
 def rules_of(content: dict) -> Rules:

@@ -9,6 +9,7 @@ positions and returns outcome probabilities, checked with onnxruntime against to
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import io
 import json
@@ -30,13 +31,15 @@ from tapa_env.rules import Rules
 from tapa_env.selfplay import random_self_play
 
 from ..equity import OUTCOMES
-from ..files import first_line, publish
+from ..files import first_line, publish, write_atomically
 from ..tournament import ConfigError, check_output_path
 from . import bot_file
 from .checkpoint import network_of, rules_of, shape_of
 from .network import TDNetwork
 
 ONNX_SUFFIX = ".onnx"
+CHECKSUM_SUFFIX = ".sha256"
+"""The ONNX model's checksum file is the model's path with this added (``bot.onnx.sha256``)."""
 ONNX_INPUT = "features"
 ONNX_OUTPUT = "probabilities"
 ONNX_PACKAGES = ("onnx", "onnxscript", "onnxruntime")
@@ -80,7 +83,8 @@ class ExportPlan:
 def plan(config: ExportConfig) -> ExportPlan:
     """Check the settings and return the paths; :class:`ExportError` names what is wrong.
 
-    Refuses an empty checkpoint path, a checkpoint that is a bot file already, an ``out``
+    Refuses an empty checkpoint path, a checkpoint that is a bot file already or another
+    ``.npz`` archive (as :func:`agents.load_player` does: not a tapa-rl bot file), an ``out``
     that does not end in ``.npz`` or cannot be written, and an output path that is the
     checkpoint itself. Creates missing parent directories of the outputs; writes nothing
     else.
@@ -93,6 +97,11 @@ def plan(config: ExportConfig) -> ExportPlan:
             f"{checkpoint}: is already an exported bot file; export.py reads a training "
             "checkpoint (a .pt file that train.py wrote)"
         )
+    if bot_file.is_npz_archive(checkpoint):  # numpy's archive, which holds no checkpoint
+        try:
+            bot_file.read(checkpoint)  # says what every player loader says of it
+        except bot_file.BotFileError as error:
+            raise ExportError(str(error)) from None
     if config.out is None:
         out = checkpoint.with_suffix(bot_file.SUFFIX)
         label = f"out (default {out})"
@@ -298,6 +307,41 @@ def _describe_model(path: Path, metadata: dict) -> None:
     onnx.save(model, str(path))
 
 
+def checksum_path(model: Path) -> Path:
+    """The checksum file of the ONNX model at ``model``: its path with ``.sha256`` added."""
+    return model.with_name(model.name + CHECKSUM_SUFFIX)
+
+
+def file_sha256(path: Path) -> str:
+    """The hex SHA-256 digest of the bytes of the file at ``path``."""
+    hasher = hashlib.sha256()
+    with Path(path).open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            hasher.update(block)
+    return hasher.hexdigest()
+
+
+def check_onnx_checksum(model: Path) -> None:
+    """Raise :class:`ExportError` with one line unless the checksum file of the ONNX model at
+    ``model`` (:func:`checksum_path`) gives the SHA-256 of the model's bytes, as
+    ``sha256sum -c`` checks it."""
+    model = Path(model)
+    sidecar = checksum_path(model)
+    try:
+        recorded = sidecar.read_text(encoding="ascii").split()
+        actual = file_sha256(model)
+    except FileNotFoundError as error:
+        raise ExportError(
+            f"{error.filename}: no such file; export the model again (export.py onnx=true)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ExportError(f"{sidecar}: cannot be read ({first_line(error)})") from None
+    if len(recorded) != 2 or recorded[1].lstrip("*") != model.name:
+        raise ExportError(f"{sidecar}: is not the checksum file of {model.name}")
+    if recorded[0].lower() != actual:
+        raise ExportError(f"{model}: corrupt ONNX model: its SHA-256 does not match {sidecar.name}")
+
+
 def onnx_difference(path: Path, network: TDNetwork, features: np.ndarray) -> float:
     """The largest absolute difference between onnxruntime's probabilities of the model at
     ``path`` and torch's, over ``features`` ``(B, input_size)`` float32."""
@@ -319,7 +363,8 @@ class OnnxReport:
 
 
 def export_onnx(content: dict, path: Path) -> OnnxReport:
-    """Write the ONNX model of checkpoint ``content`` to ``path`` atomically, checked first.
+    """Write the ONNX model of checkpoint ``content`` to ``path`` atomically, checked first,
+    and its SHA-256 to its checksum file (:func:`checksum_path`, as ``sha256sum`` writes it).
 
     The model takes ``features`` float32 ``(batch, input_size)`` and returns
     ``probabilities`` float32 ``(batch, 5)``. It is exported to a temporary file beside
@@ -344,8 +389,10 @@ def export_onnx(content: dict, path: Path) -> OnnxReport:
                 f"the ONNX model's probabilities differ from torch's by up to {difference:.2e} "
                 f"(more than {ONNX_TOLERANCE:.0e}); {path} not written"
             )
+        line = f"{file_sha256(Path(temporary))}  {path.name}\n"
         publish(Path(temporary), path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    write_atomically(checksum_path(path), lambda file: file.write(line.encode("ascii")))
     return OnnxReport(exporter, difference, len(features))

@@ -27,13 +27,18 @@ def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
     """A TD player from a bot file (:mod:`agents.td.bot_file`) or a training checkpoint
     (:mod:`agents.td.checkpoint`), named after the file (``bot`` or ``bot@2ply``).
 
-    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry) or, for
-    a file that cannot be read, by the extension ``.npz``. A bot made for other rules than
+    A bot file is told by its content (a zip archive with a ``metadata.npy`` entry, or of
+    ``.npy`` entries only, as every ``.npz`` file is) or, for a file that cannot be read, by
+    the extension ``.npz``. A bot made for other rules than
     ``rules`` is refused (:class:`~agents.files.PlayerSpecError`); so is a file that is not a
     usable bot, with one line naming the file and the problem.
     """
     name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
-    if bot_file.is_bot_file(path) or path.suffix.lower() == bot_file.SUFFIX:
+    if (
+        bot_file.is_bot_file(path)
+        or bot_file.is_npz_archive(path)
+        or path.suffix.lower() == bot_file.SUFFIX
+    ):
         exported = bot_file.read(path)
         check_trained_rules(path, exported.rules, rules)
         return TDPlayer(exported.evaluator(), name=name, ply=ply, rules=exported.rules)
