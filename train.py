@@ -19,6 +19,7 @@ checkpoint and exits with status 0.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -34,8 +35,9 @@ from omegaconf import DictConfig, OmegaConf
 import agents.ppo.training
 import agents.td.training
 from agents.curve import draw_learning_curve
-from agents.files import PlayerSpecError
+from agents.files import PlayerSpecError, WriteError
 from agents.ppo.config import PPOConfig
+from agents.run_lock import RunDirectoryBusy, RunLock
 from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
 from agents.td.config import TDConfig
 from entry import EntryScript
@@ -77,11 +79,20 @@ OmegaConf.register_new_resolver("run_name", run_name, replace=True)
 
 
 class TensorBoardLogger:
-    """Scalars and text into TensorBoard event files in the run directory."""
+    """Scalars and text into TensorBoard event files in the run directory.
+
+    Each run appends an event file. Its first event tells TensorBoard to drop what earlier
+    files logged from ``purge_step`` on: everything for a fresh start (a run killed before
+    its first checkpoint logged for nothing), and, for a resumed run, what came after the
+    checkpoint it resumes from (:meth:`resume`). What was logged up to the checkpoint stays,
+    so every step of every tag is there exactly once after any stops and resumes.
+
+    A failed write raises :class:`WriteError` naming the event file.
+    """
 
     def __init__(self, run_dir: Path) -> None:
         self.run_dir = run_dir
-        self.purge_step: int | None = None
+        self.purge_step = 0
         self._writer = None
 
     @property
@@ -89,25 +100,63 @@ class TensorBoardLogger:
         if self._writer is None:
             from torch.utils.tensorboard import SummaryWriter
 
-            self._writer = SummaryWriter(log_dir=str(self.run_dir), purge_step=self.purge_step)
+            self._quiet_writer_thread()
+            with self._reporting():
+                self._writer = SummaryWriter(log_dir=str(self.run_dir), purge_step=self.purge_step)
         return self._writer
 
     def resume(self, step: int) -> None:
-        self.purge_step = step
+        self.purge_step = step + 1  # the checkpoint's own step was logged before it
 
     def scalars(self, step: int, values: dict[str, float]) -> None:
-        for tag, value in values.items():
-            self.writer.add_scalar(tag, value, step)
-        self.writer.flush()
+        with self._reporting():
+            for tag, value in values.items():
+                self.writer.add_scalar(tag, value, step)
+            self.writer.flush()
 
     def text(self, tag: str, text: str) -> None:
-        self.writer.add_text(tag, text)
+        with self._reporting():
+            self.writer.add_text(tag, text)
+            self.writer.flush()
 
     def close(self) -> None:
         if self._writer is not None:
-            self._writer.close()
+            with self._reporting():
+                self._writer.close()
+
+    @contextlib.contextmanager
+    def _reporting(self):
+        """Turn a failed write of the event file into a :class:`WriteError` naming it."""
+        try:
+            yield
+        except OSError as error:
+            events = self.run_dir / "events.out.tfevents.*"
+            if self._writer is not None:
+                event_writer = self._writer.file_writer.event_writer
+                events = Path(getattr(event_writer, "_file_name", events))
+            raise WriteError(events, error) from None
+
+    @staticmethod
+    def _quiet_writer_thread() -> None:
+        """No traceback from the thread that writes the events when a write fails: the next
+        call here raises the same error, which ``train.py`` reports in one line (each call
+        flushes, so none is left for the thread alone)."""
+        import threading
+
+        default = threading.excepthook
+        if getattr(default, "quiet_event_writer", False):
+            return
+
+        def hook(args) -> None:
+            writer_thread = type(args.thread).__name__ == "_AsyncWriterThread"
+            if not (writer_thread and isinstance(args.exc_value, OSError)):
+                default(args)
+
+        hook.quiet_event_writer = True
+        threading.excepthook = hook
 
 
+EXIT_WRITE_FAILED = 1
 EXIT_DIVERGED = 3
 SCRIPT = EntryScript("train.py")
 
@@ -133,24 +182,51 @@ def main(cfg: DictConfig) -> None:
     algorithm = ALGORITHMS[hydra_config.runtime.choices["agent"]]
     config = SCRIPT.settings(cfg, algorithm.config)
     run_dir = Path(hydra_config.runtime.output_dir)
+    reporting = os.environ.get("RANK", "0") == "0"  # under torchrun, rank 0 reports
+    curve = None
+    try:
+        with RunLock(run_dir) if reporting else contextlib.nullcontext():
+            result = run_training(algorithm, config, run_dir)
+            if reporting and result.status != "complete":
+                curve = draw_curve(run_dir)
+    except RunDirectoryBusy as error:
+        SCRIPT.fail(str(error))
+    except WriteError as error:
+        SCRIPT.fail(str(error), EXIT_WRITE_FAILED)
+    if reporting:
+        report(result, config, run_dir, curve)
+
+
+def run_training(algorithm: Algorithm, config: RunConfig, run_dir: Path) -> TrainResult:
+    """Train, logging to TensorBoard; a mistake in the settings or the checkpoint, or
+    divergence, ends the script with its one line."""
     logger = TensorBoardLogger(run_dir)
     try:
-        result = algorithm.train(config, run_dir, logger)
+        return algorithm.train(config, run_dir, logger)
     except (ConfigError, PlayerSpecError) as error:
         SCRIPT.fail(str(error))
     except TrainingDiverged as error:
         SCRIPT.fail(str(error), EXIT_DIVERGED)
     finally:
         logger.close()
-    if os.environ.get("RANK", "0") != "0":
-        return  # under torchrun, rank 0 reports
+
+
+def draw_curve(run_dir: Path) -> Path | None:
+    """The learning curve drawn into the run directory (:func:`draw_learning_curve`)."""
+    try:
+        return draw_learning_curve(run_dir)
+    except OSError as error:
+        raise WriteError(run_dir / "learning_curve.png", error) from None
+
+
+def report(result: TrainResult, config: RunConfig, run_dir: Path, curve: Path | None) -> None:
+    """What the run did: how far it trained, its last evaluation, where its files are."""
     if result.status == "complete":
         print(
             f"{run_dir} already trained {result.games} games (total_games={config.total_games}); "
             "raise total_games to train further, or override a setting for a new run."
         )
         return
-    curve = draw_learning_curve(run_dir)
     verb = "stopped" if result.status == "interrupted" else "trained"
     print(f"{verb} at {result.games} games ({result.turns} turns) in {result.seconds:.0f} s")
     if result.evaluation:

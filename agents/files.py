@@ -1,6 +1,9 @@
 """What the readers and writers of trained bots share: atomic writes, one-line errors, path
 checks, and the refusal of a bot trained under other rules.
 
+A write that fails (a full disk, a file-size limit, a read-only folder) raises
+:class:`WriteError`, one line naming the file and the cause, and leaves the previous file whole.
+
 Checkpoints and bot files of every algorithm (``agents/td/checkpoint.py``,
 ``agents/td/bot_file.py``) and :func:`agents.load_player` use these; this module imports no
 other module of ``agents``, so none of them needs another's.
@@ -8,6 +11,8 @@ other module of ``agents``, so none of them needs another's.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import tempfile
 from collections.abc import Callable
@@ -48,21 +53,68 @@ def read_head(path: Path, size: int = len(ZIP_MAGIC)) -> bytes:
         return file.read(size)
 
 
+class WriteError(OSError):
+    """A file that could not be written; the message names it and the cause, as in
+    ``cannot write runs/x/checkpoints/last.pt: No space left on device``."""
+
+    def __init__(self, path: Path, cause: BaseException) -> None:
+        strerror = getattr(cause, "strerror", None) or first_line(cause)
+        super().__init__(getattr(cause, "errno", None), strerror, str(path))
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+    def __reduce__(self):  # pickled as it was made (a process pool's worker sends it back)
+        return type(self), (self.filename, OSError(self.errno, self.strerror))
+
+
 def write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Write ``path`` through ``write(file)`` into a temporary file beside it, then rename
-    it into place: a crash while writing leaves the previous file whole."""
+    """Write ``path`` with what ``write(file)`` writes into a binary file, atomically
+    (:func:`write_bytes_atomically`).
+
+    ``write`` writes into memory first: a library's own file writer (``torch.save``'s) can
+    lose the cause of a failed write, which Python's ``os.write`` keeps.
+    """
+    buffer = io.BytesIO()
+    write(buffer)
+    write_bytes_atomically(path, buffer.getbuffer())
+
+
+def write_bytes_atomically(path: Path, data: bytes | memoryview) -> None:
+    """Write ``data`` into a temporary file beside ``path``, then rename it into place: a
+    crash while writing leaves the previous file whole, and a failed write raises
+    :class:`WriteError` (the temporary file removed)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temporary = None
     try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-            file.flush()
-            os.fsync(file.fileno())
-        publish(Path(temporary), path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        temporary = Path(name)
+        try:
+            rest = memoryview(data).cast("B")
+            while rest:
+                rest = rest[os.write(handle, rest) :]
+            os.fsync(handle)
+        finally:
+            os.close(handle)
+        publish(temporary, path)
+    except BaseException as error:
+        if temporary is not None:
+            with contextlib.suppress(OSError):  # else the next start removes it
+                temporary.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise WriteError(path, error) from None
         raise
+
+
+def remove_leftovers(path: Path) -> None:
+    """Remove the temporary files a killed :func:`write_bytes_atomically` left beside ``path``
+    (``.last.pt.*.tmp``); only the one process that writes ``path`` may call it."""
+    path = Path(path)
+    if path.parent.is_dir():
+        for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(OSError):  # a folder it cannot change: the write says so
+                leftover.unlink(missing_ok=True)
 
 
 def publish(temporary: Path, path: Path) -> None:

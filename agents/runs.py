@@ -1,6 +1,6 @@
 """What every algorithm's training run shares: the settings of ``configs/train.yaml``, their
 checks, which of them a resumed run may change, what a run reports, its evaluations in the
-arena, and stopping cleanly on Ctrl-C or SIGTERM.
+arena and their file, and stopping cleanly on Ctrl-C or SIGTERM.
 
 An algorithm's config schema (``agents/td/config.py``, :class:`agents.td.config.TDConfig`)
 is a :class:`RunConfig` with its own groups added (``agent``, ``learner``); its settings
@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from tapa_env.rules import Rules
 
 from .arena import play_games
+from .files import write_bytes_atomically
 from .loading import load_player
 from .players import Player
 from .stats import summarize
@@ -87,8 +88,11 @@ class TrainingDiverged(RuntimeError):
 class Logger(Protocol):
     """Where training scalars go (TensorBoard in ``train.py``; a list in tests).
 
-    ``resume(step)`` comes first when a run resumes: whatever was logged past ``step`` by
-    the run that stopped is to be dropped.
+    ``resume(step)`` comes first when a run resumes from its checkpoint at ``step`` games:
+    whatever was logged past ``step`` by the run that stopped is to be dropped, and what was
+    logged at ``step`` and before kept (a run logs and evaluates before it checkpoints, so a
+    resumed run never logs at its checkpoint's step again). Without it the run starts
+    afresh: whatever an earlier run in the directory logged is to be dropped.
     """
 
     def resume(self, step: int) -> None: ...
@@ -129,14 +133,23 @@ def evaluate_player(
     return result
 
 
-def log_evaluation(logger: Logger | None, path: Path, result: dict) -> None:
-    """Append an evaluation (:func:`evaluate_player`) to ``path`` (``evaluations.jsonl``, one a
-    line) and log each opponent's ``eval/<name>/win_rate`` and ``ppg`` at its games trained."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as file:
-        file.write(json.dumps(result) + "\n")
+def write_evaluations(path: Path, evaluations: list[dict]) -> None:
+    """Write ``evaluations.jsonl``: the run's evaluations so far, one a line. The file is
+    rewritten whole (atomically) each time, so that it holds exactly this run's evaluations
+    whatever stopped an earlier run in the directory; a failed write raises
+    :class:`agents.files.WriteError`."""
+    lines = "".join(json.dumps(evaluation) + "\n" for evaluation in evaluations)
+    write_bytes_atomically(path, lines.encode())
+
+
+def log_evaluation(logger: Logger | None, path: Path, evaluations: list[dict]) -> None:
+    """Write the run's ``evaluations`` (:func:`evaluate_player`'s) to ``path``
+    (:func:`write_evaluations`) and log the last one's ``eval/<name>/win_rate`` and ``ppg``
+    of each opponent at its games trained."""
+    write_evaluations(path, evaluations)
     if logger is None:
         return
+    result = evaluations[-1]
     values = {}
     for name, value in result.items():
         if isinstance(value, dict):

@@ -33,6 +33,7 @@ from tqdm import tqdm
 import tapa_env  # noqa: F401  (registers Tapa-v0)
 from tapa_env.rules import Rules
 
+from ..files import remove_leftovers
 from ..loading import load_player
 from ..runs import (
     Logger,
@@ -42,6 +43,7 @@ from ..runs import (
     config_dict,
     log_evaluation,
     resumable_training,
+    write_evaluations,
 )
 from ..tensors import to_arrays, to_tensors
 from . import checkpoint
@@ -77,6 +79,12 @@ def gae(
         last = delta + gamma * gae_lambda * going_on * last
         advantages[t] = last
     return advantages, advantages + values
+
+
+def policy_alone(content: dict) -> dict:
+    """A checkpoint without its ``training`` state: ``bot.pt``, which plays but cannot
+    resume."""
+    return {key: value for key, value in content.items() if key != "training"}
 
 
 class PPORun:
@@ -124,13 +132,22 @@ class PPORun:
     def start(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games. Returns the next
         observation float32 ``(N, F)``, its mask bool ``(N, 144)``, which games restart on
-        the next step ``(N,)``, and whether the run resumed."""
+        the next step ``(N,)``, and whether the run resumed.
+
+        First removes what a killed run left half-written; rewrites ``evaluations.jsonl`` to
+        the checkpoint's evaluations (none for a fresh start), dropping what a killed run
+        evaluated after it, and ``bot.pt`` when a kill between the two writes of a
+        checkpoint left it behind ``last.pt``."""
+        for path in (self.last_path, self.bot_path, self.history_path):
+            remove_leftovers(path)
         if not self.last_path.exists():
+            write_evaluations(self.history_path, [])
             obs, infos = self.env.reset(seed=self.config.seed)
             resetting = np.zeros(self.config.parallel_games, dtype=bool)
             return obs, infos["action_mask"], resetting, False
         content = checkpoint.read(self.last_path)
         training = resumable_training(content, self.last_path, self.run_dir, self.config)
+        self._catch_up_bot(content)  # reading a checkpoint draws from torch's generator
         self.network.load_state_dict(content["weights"])
         self.optimizer.load_state_dict(training["optimizer"])
         torch.set_rng_state(training["torch_rng"])
@@ -138,8 +155,7 @@ class PPORun:
         self.opponents.load_state_dict(training["opponents"])
         self.counters = Counters(**training["counters"])
         self.evaluations = list(training["evaluations"])
-        lines = "".join(json.dumps(e) + "\n" for e in self.evaluations)
-        self.history_path.write_text(lines)  # what a killed run logged later is dropped
+        write_evaluations(self.history_path, self.evaluations)
         state = to_arrays(training["env"])
         infos = self.env.unwrapped.set_state(state)
         obs = training["next_obs"].numpy()
@@ -165,7 +181,18 @@ class PPORun:
             }
         )
         checkpoint.save(self.last_path, content)
-        checkpoint.save(self.bot_path, {k: v for k, v in content.items() if k != "training"})
+        checkpoint.save(self.bot_path, policy_alone(content))
+
+    def _catch_up_bot(self, content: dict) -> None:
+        """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
+        missing, unreadable or of fewer games: a kill between the two writes of
+        :meth:`save` leaves it so."""
+        try:
+            games = checkpoint.read(self.bot_path)["games"]
+        except ValueError:  # a PPOCheckpointError: missing, or cut short
+            games = -1
+        if games < content["games"]:
+            checkpoint.save(self.bot_path, policy_alone(content))
 
     def player(self, name: str = "ppo") -> PPOPlayer:
         """The policy now, greedy, on a copy of the network (the arena's player)."""
@@ -205,7 +232,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
             run.player(), eval_opponents, config.eval_games, config.seed, counters.games
         )
         run.evaluations.append(result)
-        log_evaluation(logger, run.history_path, result)
+        log_evaluation(logger, run.history_path, run.evaluations)
         bar.set_postfix_str(summary(result), refresh=False)
 
     # The rollout's storage: (T, N, ...) for T = num_steps decisions of N games.

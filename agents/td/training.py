@@ -33,6 +33,7 @@ from tapa_env.rules import Rules
 from ..arena import KINDS, UNFINISHED, result_kinds
 from ..distributed import Ranks
 from ..equity import OUTCOME_POINTS, equity, one_hot_outcomes
+from ..files import remove_leftovers
 from ..loading import load_player
 from ..players import best_in_each_turn
 from ..runs import (
@@ -46,6 +47,7 @@ from ..runs import (
     log_evaluation,
     next_multiple,
     resumable_training,
+    write_evaluations,
 )
 from ..tensors import to_arrays, to_tensors
 from . import checkpoint
@@ -199,18 +201,29 @@ class SelfPlayRun:
     def start(self) -> tuple[dict, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games.
 
-        Rank 0 reads the checkpoint and hands every rank its share. Returns the env's
-        ``infos``, which games restart on the next step, and whether the run resumed.
+        Rank 0 removes what a killed run left half-written, reads the checkpoint and hands
+        every rank its share; it rewrites ``evaluations.jsonl`` to the checkpoint's
+        evaluations (none for a fresh start), dropping what a killed run evaluated after
+        it, and ``bot.pt`` when a kill between the two writes of a checkpoint left it
+        behind ``last.pt``. Returns the env's ``infos``, which games restart on the next
+        step, and whether the run resumed.
         """
-        shared, shares, problem = None, None, None
-        if self.ranks.main and self.last_path.exists():
-            try:
-                shared, shares = self._read_checkpoint()
-            except ValueError as error:  # a CheckpointError, or settings that conflict
-                problem = (type(error), str(error))
+        content, shared, shares, problem = None, None, None, None
+        if self.ranks.main:
+            for path in (self.last_path, self.bot_path, self.history_path):
+                remove_leftovers(path)
+            if self.last_path.exists():
+                try:
+                    content, shared, shares = self._read_checkpoint()
+                except ValueError as error:  # a CheckpointError, or settings that conflict
+                    problem = (type(error), str(error))
         shared, problem = self.ranks.broadcast((shared, problem))
         if problem is not None:
             raise problem[0](problem[1])
+        if self.ranks.main:
+            write_evaluations(self.history_path, shared["evaluations"] if shared else [])
+            if content is not None:
+                self._catch_up_bot(content)  # before torch.set_rng_state: reading draws
         if shared is None:
             _, infos = self.env.reset(seed=self.dice_seed)
             return infos, np.zeros(self.config.parallel_games, dtype=bool), False
@@ -224,14 +237,11 @@ class SelfPlayRun:
         self.rng.bit_generator.state = share["rng"]
         self.trajectories.load_state_dict(share["trajectories"])
         self.pool.load_state_dict(share["pool"])
-        if self.ranks.main:  # what a killed run logged after this checkpoint is dropped
-            lines = "".join(json.dumps(e) + "\n" for e in self.evaluations)
-            self.history_path.write_text(lines)
         infos = self.env.unwrapped.set_state(share["env"])
         return infos, np.asarray(share["env"]["needs_reset"], dtype=bool), True
 
-    def _read_checkpoint(self) -> tuple[dict, list[dict]]:
-        """The checkpoint's shared state and each rank's share, checked against this run."""
+    def _read_checkpoint(self) -> tuple[dict, dict, list[dict]]:
+        """The checkpoint, its shared state and each rank's share, checked against this run."""
         content = checkpoint.read(self.last_path)
         training = resumable_training(content, self.last_path, self.run_dir, self.config)
         shares = [_share(training), *(_share(s) for s in training.get("other_ranks", []))]
@@ -243,7 +253,18 @@ class SelfPlayRun:
             )
         shared = {key: training[key] for key in _SHARED}
         shared["weights"] = content["weights"]
-        return shared, shares
+        return content, shared, shares
+
+    def _catch_up_bot(self, content: dict) -> None:
+        """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
+        missing, unreadable or of fewer games: a kill between the two writes of
+        :meth:`save` leaves it so."""
+        try:
+            games = checkpoint.read(self.bot_path)["games_trained"]
+        except ValueError:  # a CheckpointError: missing, or cut short
+            games = -1
+        if games < content["games_trained"]:
+            checkpoint.save(self.bot_path, checkpoint.slim(content))
 
     def previous_player(self) -> TDPlayer | None:
         if self.previous_weights is None:
@@ -336,7 +357,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
         player = TDPlayer(evaluator, name="td")
         result = evaluate_player(player, against, config.eval_games, config.seed, counters.games)
         run.evaluations.append(result)
-        log_evaluation(logger, run.history_path, result)
+        log_evaluation(logger, run.history_path, run.evaluations)
         bar.set_postfix_str(_summary(result), refresh=False)
         run.previous_weights = {
             k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
