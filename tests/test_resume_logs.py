@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from scripts import load_script
+from entry_scripts import load_script
 from small_runs import ALGORITHMS, ppo_config, td_config
 from tensorboard.backend.event_processing import plugin_event_accumulator
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator

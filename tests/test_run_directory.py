@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from scripts import ROOT, load_script
+from entry_scripts import ROOT, load_script
 from small_runs import ALGORITHMS, GAMES_KEY, td_config
 
 from agents import files
