@@ -12,11 +12,13 @@
 ``turns.jsonl``
     one position a line with rolls: ``source`` (where it comes from: ``random``,
     ``heuristic``, ``golden:NAME``, ``rules-sample``, ``test_rules:TEST``, ``variant``),
-    ``key`` (``Position.key``), ``position`` (``Position.to_dict()``), ``rules`` (flags) and
-    ``rolls``: for each roll ``{"dice", "count", "digest"}`` where ``count`` is the number of
-    ``legal_afterstates`` and ``digest`` the SHA-256 of their 72-byte position rows
-    (docs/formats.md, int8) concatenated in the engine's order; some rolls also carry
-    ``keys``, the afterstates' ``Position.key`` in that order.
+    ``key`` (``Position.key``), ``position`` (``Position.to_dict()``), ``flipped`` (the key of
+    ``Position.flip()``), ``rules`` (flags) and ``rolls``: for each roll ``{"dice", "count",
+    "digest"}`` where ``count`` is the number of ``legal_afterstates`` and ``digest`` the
+    SHA-256 of their 72-byte position rows (docs/formats.md, int8) concatenated in the
+    engine's order; some rolls also carry
+    ``keys``, the afterstates' ``Position.key`` in that order (those lines have all 36 orders
+    of the dice, since the order of the afterstates depends on it).
 ``outcomes.jsonl``
     ``{"key", "outcomes"}``: ``outcome(position, rules)`` under each rule set of
     ``rule-sets.json``, ``null`` or ``[winner, points]``.
@@ -37,6 +39,8 @@
 ``perft2.json``
     the depth-2 lines of tests/data/golden_counts.txt (checked against the engine by
     tests/test_golden_counts.py).
+``bad-positions.json``
+    ``{"position", "error"}``: dicts that ``Position.from_dict`` refuses, with its message.
 ``summary.json``
     what was written, counted.
 """
@@ -243,7 +247,10 @@ def game_positions(count: int, seed: int) -> tuple[list[Position], list[Position
     games = max(20, half // 40)
     random_rows = random_self_play(games, seed=seed).positions
     bot_rows = np.concatenate(
-        [heuristic_games(pair, max(8, games // 3), seed + k) for k, pair in enumerate(HEURISTIC_PAIRS)]
+        [
+            heuristic_games(pair, max(8, games // 3), seed + k)
+            for k, pair in enumerate(HEURISTIC_PAIRS)
+        ]
     )
     random_positions = [Position._trusted(r) for r in sample(random_rows, half, rng)]
     bot_positions = [Position._trusted(r) for r in sample(bot_rows, count - half, rng)]
@@ -402,36 +409,29 @@ def result_lines(positions: list[Position]) -> list[dict]:
     found = []
     for rules in RULE_SETS:
         finished, value = outcomes(rows, rules=rules, check=False)
-        found.append([[int(np.sign(v)), int(abs(v))] if f else None for f, v in zip(finished, value)])
+        found.append(
+            [[int(np.sign(v)), int(abs(v))] if f else None for f, v in zip(finished, value)]
+        )
     return [
         {"key": position.key, "outcomes": [found[r][i] for r in range(len(RULE_SETS))]}
         for i, position in enumerate(positions)
     ]
 
 
-def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) -> dict:
-    """Write every vector file into ``out`` (created); returns the summary.
-
-    ``positions`` positions from games get all 21 rolls each; ``notation`` of each kind
-    (random, heuristic) get the notation of every play of every roll.
-    """
-    out.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
+def write_turns(out: Path, games: tuple[list, list], seed: int) -> tuple[Turns, dict]:
+    """turns.jsonl and rule-sets.json; returns the turns and the calls of test_rules.py."""
+    random_positions, bot_positions = games
     turns = Turns()
-
-    random_positions, bot_positions = game_positions(positions, seed)
     shown = 20  # positions of each kind whose afterstates are listed by key too
     turns.add("random", random_positions[:shown], with_keys=True)
     turns.add("random", random_positions[shown:])
     turns.add("heuristic", bot_positions[:shown], with_keys=True)
     turns.add("heuristic", bot_positions[shown:])
-    golden = [(name, Position.from_key(key)) for name, key in golden_positions()]
-    for name, position in golden:
-        turns.add(f"golden:{name}", [position], with_keys=True)
-    sample_cases = rules_sample()
-    turns.add("rules-sample", [p for p, _ in sample_cases], rolls=[[d] for _, d in sample_cases],
-              with_keys=True)  # fmt: skip
-    turns.add("rules-sample", [p for p, _ in sample_cases])
+    for name, key in golden_positions():
+        turns.add(f"golden:{name}", [Position.from_key(key)], with_keys=True)
+    cases = rules_sample()
+    turns.add("rules-sample", [p for p, _ in cases], rolls=[[d] for _, d in cases], with_keys=True)
+    turns.add("rules-sample", [p for p, _ in cases])
 
     # The calls of tests/test_rules.py: its worked examples with keys, and the turns of the
     # tests that ask about many (a random game) with digests only.
@@ -444,43 +444,47 @@ def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) 
         turns.add(f"test_rules:{test}", [position], rules, [[dice]], with_keys=asked[test] <= 50)
 
     pool = (random_positions + bot_positions)[:300]
-    variant_sets = {}
+    variants = {}
     for index, rules in enumerate(RULE_SETS[1:], start=1):
         chosen = variant_positions(pool, rules, 20, seed + 100 + index)
-        variant_sets[rules] = chosen
+        variants[rules] = chosen
         turns.add("variant", chosen[:3], rules, with_keys=True)
         turns.add("variant", chosen[3:], rules)
     write_jsonl(out / "turns.jsonl", turns.lines)
     (out / "rule-sets.json").write_text(json.dumps([flags(r) for r in RULE_SETS]))
-    after = np.concatenate(turns.afterstates)
+    examples = {
+        "turns": [(p, d, r) for test, p, d, r in test_turns if asked[test] <= 50],
+        "outcomes": [position for test, position, _ in test_results if asked[test] <= 50],
+        "rules-sample": cases,
+        "variants": variants,
+    }
+    return turns, examples
 
-    # Outcomes: a sample of the finished afterstates met and their flips, a sample of those
-    # that go on, and what tests/test_rules.py asks (by the per-position API, as it does).
+
+def write_outcomes(out: Path, after: np.ndarray, asked: list[Position], rng) -> int:
+    """outcomes.jsonl: a sample of the finished afterstates met and their flips, a sample of
+    those that go on, and what tests/test_rules.py asks (by the per-position API, as it
+    does); returns the number of positions."""
     finished = np.zeros(len(after), dtype=bool)
     for rules in RULE_SETS:
         finished |= outcomes(after, rules=rules, check=False)[0]
     ended = sample(after[finished], 2000, rng)
     rows = np.concatenate([ended, flip(ended), sample(after[~finished], 2000, rng)])
-    asked_positions = [position for test, position, _ in test_results if asked[test] <= 50]
-    judged = list(dict.fromkeys(asked_positions + [Position._trusted(r) for r in rows]))
+    judged = list(dict.fromkeys(asked + [Position._trusted(r) for r in rows]))
     lines = result_lines(judged)
-    for line, position in zip(lines, dict.fromkeys(asked_positions)):
+    for line, position in zip(lines, dict.fromkeys(asked)):
         line["outcomes"] = [
             None if o is None else list(o) for o in (outcome(position, r) for r in RULE_SETS)
         ]
     write_jsonl(out / "outcomes.jsonl", lines)
-    outcome_count = len(lines)
+    return len(lines)
 
-    # The notation: every play of every roll of some positions, and texts read back.
+
+def write_notation(out: Path, notation_turns: list, rng) -> tuple[int, int]:
+    """plays.jsonl (every play of each turn) and parse.jsonl (texts read back); returns how
+    many turns and texts."""
     play_lines, parse_lines = [], []
-    notation_turns = [(p, d, DEFAULT_RULES) for p in random_positions[:notation] for d in ROLLS]
-    notation_turns += [(p, d, DEFAULT_RULES) for p in bot_positions[:notation] for d in ROLLS]
-    notation_turns += [(p, d, DEFAULT_RULES) for _, p in golden for d in ROLLS]
-    notation_turns += [(p, d, DEFAULT_RULES) for p, d in sample_cases]
-    notation_turns += [(p, d, r) for test, p, d, r in test_turns if asked[test] <= 50]
-    notation_turns += [(p, d, r) for r, ps in variant_sets.items() for p in ps[:2] for d in ROLLS]
-    notation_turns = list(dict.fromkeys(notation_turns))
-    for position, dice, rules in notation_turns:
+    for position, dice, rules in dict.fromkeys(notation_turns):
         plays = legal_plays(position, dice, rules=rules)
         play_lines.append(
             {"key": position.key, "dice": list(dice), "rules": flags(rules),
@@ -491,34 +495,63 @@ def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) 
     parse_lines += [parse_case(Position.initial(), (6, 5), DEFAULT_RULES, t) for t in BAD_TEXTS]
     write_jsonl(out / "plays.jsonl", play_lines)
     write_jsonl(out / "parse.jsonl", parse_lines)
+    return len(play_lines), len(parse_lines)
 
-    # Both encodings of a sample of afterstates and of their flips.
+
+def write_encodings(out: Path, rows: np.ndarray) -> None:
+    """encoded.json (keys) and both encodings of ``rows``."""
+    (out / "encoded.json").write_text(json.dumps([Position._trusted(r).key for r in rows]))
+    for name in ("raw", "expert"):
+        values = get_encoding(name).encode(rows, check=False)
+        (out / f"encoded-{name}.f32").write_bytes(values.astype("<f4").tobytes())
+
+
+def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) -> dict:
+    """Write every vector file into ``out`` (created); returns the summary.
+
+    ``positions`` positions of games get all 21 rolls each; ``notation`` of each kind (random,
+    heuristic) get the notation of every play of every roll.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    random_positions, bot_positions = game_positions(positions, seed)
+    turns, examples = write_turns(out, (random_positions, bot_positions), seed)
+    after = np.concatenate(turns.afterstates)
+    outcome_count = write_outcomes(out, after, examples["outcomes"], rng)
+
+    notation_turns = [(p, d, DEFAULT_RULES) for p in random_positions[:notation] for d in ROLLS]
+    notation_turns += [(p, d, DEFAULT_RULES) for p in bot_positions[:notation] for d in ROLLS]
+    notation_turns += [
+        (Position.from_key(key), d, DEFAULT_RULES) for _, key in golden_positions() for d in ROLLS
+    ]
+    notation_turns += [(p, d, DEFAULT_RULES) for p, d in examples["rules-sample"]]
+    notation_turns += examples["turns"]
+    variants = examples["variants"]
+    notation_turns += [(p, d, r) for r, ps in variants.items() for p in ps[:2] for d in ROLLS]
+    notation_count, parse_count = write_notation(out, notation_turns, rng)
+
     picked = sample(after, max(6000, positions * 3), rng)
     encoded = np.concatenate([picked, flip(picked)])
-    (out / "encoded.json").write_text(json.dumps([Position._trusted(r).key for r in encoded]))
-    for name in ("raw", "expert"):
-        values = get_encoding(name).encode(encoded, check=False)
-        (out / f"encoded-{name}.f32").write_bytes(values.astype("<f4").tobytes())
+    write_encodings(out, encoded)
 
     # Checker moves: one turn of each position with a random roll, move by move.
     move_lines = checker_move_turns(random_positions + bot_positions, DEFAULT_RULES, seed + 7)
-    for index, (rules, chosen) in enumerate(variant_sets.items()):
+    for index, (rules, chosen) in enumerate(variants.items()):
         move_lines += checker_move_turns(chosen, rules, seed + 200 + index)
     write_jsonl(out / "checker-moves.jsonl", move_lines)
 
     (out / "perft2.json").write_text(json.dumps(perft2_lines()))
     broken = bad_positions(random_positions[:10] + bot_positions[:10])
     (out / "bad-positions.json").write_text(json.dumps(broken))
+    rolls = [roll for line in turns.lines for roll in line["rolls"]]
     summary = {
         "positions": len(turns.lines),
-        "turns": sum(len(line["rolls"]) for line in turns.lines),
-        "afterstates": sum(roll["count"] for line in turns.lines for roll in line["rolls"]),
-        "afterstates_by_key": sum(
-            roll["count"] for line in turns.lines for roll in line["rolls"] if "keys" in roll
-        ),
+        "turns": len(rolls),
+        "afterstates": sum(roll["count"] for roll in rolls),
+        "afterstates_by_key": sum(roll["count"] for roll in rolls if "keys" in roll),
         "outcome_positions": outcome_count,
-        "notation_turns": len(play_lines),
-        "parse_cases": len(parse_lines),
+        "notation_turns": notation_count,
+        "parse_cases": parse_count,
         "encoded": len(encoded),
         "checker_move_turns": len(move_lines),
         "bad_positions": len(broken),
@@ -530,11 +563,18 @@ def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=Path, help="directory to write the vectors into")
-    parser.add_argument("--positions", type=int, default=2000,
-                        help="positions from games, each with all 21 rolls (default 2000)")  # fmt: skip
+    parser.add_argument(
+        "--positions", type=int, default=2000, help="positions of games, all 21 rolls each"
+    )
+    parser.add_argument(
+        "--notation", type=int, default=40, help="positions of each kind with every play's text"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    summary = export(args.out, positions=args.positions, seed=args.seed)
+    try:
+        summary = export(args.out, args.positions, args.seed, args.notation)
+    except OSError as error:
+        sys.exit(f"export_web_vectors.py: cannot write {args.out}: {error.strerror or error}")
     print(json.dumps(summary))
 
 

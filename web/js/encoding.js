@@ -35,7 +35,8 @@ export const ENCODINGS = Object.freeze({
 function encodingOf(name) {
   const encoding = Object.hasOwn(ENCODINGS, name) ? ENCODINGS[name] : undefined;
   if (!encoding) {
-    throw new Error(`unknown encoding ${JSON.stringify(name)}; choose one of ${Object.keys(ENCODINGS).join(", ")}`);
+    const known = Object.keys(ENCODINGS).join(", ");
+    throw new Error(`unknown encoding ${JSON.stringify(name)}; choose one of ${known}`);
   }
   return encoding;
 }
@@ -161,7 +162,8 @@ export function encodeMany(positions, encoding, out) {
   const { name, size } = encodingOf(encoding);
   out ??= new Float32Array(positions.length * size);
   if (out.length < positions.length * size) {
-    throw new Error(`out holds ${out.length} values; ${positions.length} positions need ${positions.length * size}`);
+    const needed = positions.length * size;
+    throw new Error(`out holds ${out.length} values; ${positions.length} positions need ${needed}`);
   }
   positions.forEach((position, i) => encodeInto(position, name === "expert", out, i * size));
   return out;

@@ -56,7 +56,12 @@ class Turn {
     this.rules = rules;
     const [first, second] = dice;
     this.doubles = first === second;
-    this.orders = this.doubles ? [[first, first, first, first]] : [[first, second], [second, first]];
+    this.orders = this.doubles
+      ? [[first, first, first, first]]
+      : [
+          [first, second],
+          [second, first],
+        ];
     this.larger = Math.max(first, second);
     this.startOwn = [0, ...position.own];
     this.startPinned = new Set(position.opp_pinned);
@@ -247,14 +252,16 @@ export function notatedPlays(position, dice, rules = DEFAULT_RULES) {
     const paths = chains(moves);
     const rank = preference(paths);
     const known = best.get(name);
-    if (known === undefined || compare(rank, known.rank) < 0) best.set(name, { rank, paths, moves });
+    if (known === undefined || compare(rank, known.rank) < 0) {
+      best.set(name, { rank, paths, moves });
+    }
   }
   return afterstates.map((afterstate) => {
     const found = best.get(afterstate.own.join(","));
     if (found === undefined) {
       throw new Error(
-        `no move sequence of ${dice[0]}-${dice[1]} reaches the afterstate ${positionKey(afterstate)} ` +
-          `of ${positionKey(position)}`,
+        `no move sequence of ${dice[0]}-${dice[1]} reaches the afterstate ` +
+          `${positionKey(afterstate)} of ${positionKey(position)}`,
       );
     }
     return {
@@ -428,7 +435,9 @@ export function parsePlay(text, position, dice, rules = DEFAULT_RULES) {
     afterstates.length > LISTED
       ? `there are ${afterstates.length} legal plays`
       : "the legal plays are " + notatedPlays(position, dice, rules).map((p) => p.text).join(", ");
-  if (counts === null) throw new NotationError(`'pass' is not allowed with ${roll} here: ${listing}`);
+  if (counts === null) {
+    throw new NotationError(`'pass' is not allowed with ${roll} here: ${listing}`);
+  }
   throw new NotationError(`${repr(text.trim())} is not a legal play of ${roll} here: ${listing}`);
 }
 

@@ -54,7 +54,9 @@ function checkInt(value, what) {
  */
 export function checkPosition(position) {
   if (position === null || typeof position !== "object" || Array.isArray(position)) {
-    throw new PositionError(`a position is an object with keys ${KEYS.join(", ")}, got ${show(position)}`);
+    throw new PositionError(
+      `a position is an object with keys ${KEYS.join(", ")}, got ${show(position)}`,
+    );
   }
   const missing = KEYS.filter((k) => !(k in position));
   const extra = Object.keys(position).filter((k) => !KEYS.includes(k)).sort();
@@ -72,7 +74,8 @@ export function checkPosition(position) {
       checkInt(count, `${side}[${index}] (point ${index + 1})`);
       if (count < 0 || count > CHECKERS) {
         throw new PositionError(
-          `${side}[${index}] (point ${index + 1}) has ${count} checkers; a point holds 0 to ${CHECKERS}`,
+          `${side}[${index}] (point ${index + 1}) has ${count} checkers; ` +
+            `a point holds 0 to ${CHECKERS}`,
         );
       }
     });
@@ -88,7 +91,9 @@ export function checkPosition(position) {
       if (point < 1 || point > POINTS) {
         throw new PositionError(`${name} names point ${point}; points are 1 to ${POINTS}`);
       }
-      if (pins[point - 1] !== 0) throw new PositionError(`point ${point} is listed as pinned twice`);
+      if (pins[point - 1] !== 0) {
+        throw new PositionError(`point ${point} is listed as pinned twice`);
+      }
       pins[point - 1] = flag;
     }
     for (let i = 1; i < points.length; i++) {
@@ -103,7 +108,8 @@ export function checkPosition(position) {
     const onBoard = position[side].reduce((a, b) => a + b, 0);
     if (off + onBoard !== CHECKERS) {
       throw new PositionError(
-        `${side}: ${onBoard} checkers on the board and ${off} borne off make ${onBoard + off}, not ${CHECKERS}`,
+        `${side}: ${onBoard} checkers on the board and ${off} borne off make ` +
+          `${onBoard + off}, not ${CHECKERS}`,
       );
     }
   }
@@ -174,7 +180,9 @@ export function positionFromKey(key) {
       if (!NUMBER.test(point) || !NUMBER.test(count) || +point < 1 || +point > POINTS) {
         throw new PositionError(`bad 'point:count' pair ${show(pair)} in key ${show(key)}`);
       }
-      if (seen.has(point)) throw new PositionError(`point ${point} appears twice in key ${show(key)}`);
+      if (seen.has(point)) {
+        throw new PositionError(`point ${point} appears twice in key ${show(key)}`);
+      }
       seen.add(point);
       counts[+point - 1] = +count;
     }

@@ -37,12 +37,15 @@ export const DEFAULT_RULES = Object.freeze({
 export function checkRules(rules = DEFAULT_RULES) {
   if (rules === DEFAULT_RULES) return rules;
   if (rules === null || typeof rules !== "object") {
-    throw new Error(`rules must be an object of rule flags such as {both_mothers_draw: false}, got ${rules}`);
+    throw new Error(
+      `rules must be an object of rule flags such as {both_mothers_draw: false}, got ${rules}`,
+    );
   }
   const unknown = Object.keys(rules).filter((k) => !(k in DEFAULT_RULES)).sort();
   if (unknown.length) {
     throw new Error(
-      `unknown rule flag(s) ${unknown.join(", ")}; known flags: ${Object.keys(DEFAULT_RULES).sort().join(", ")}`,
+      `unknown rule flag(s) ${unknown.join(", ")}; ` +
+        `known flags: ${Object.keys(DEFAULT_RULES).sort().join(", ")}`,
     );
   }
   for (const [name, value] of Object.entries(rules)) {
@@ -56,7 +59,9 @@ export function checkRules(rules = DEFAULT_RULES) {
 /** The roll `dice` as `[a, b]`, or an Error: a pair of integers 1-6. */
 export function checkDice(dice) {
   const ok =
-    Array.isArray(dice) && dice.length === 2 && dice.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
+    Array.isArray(dice) &&
+    dice.length === 2 &&
+    dice.every((d) => Number.isInteger(d) && d >= 1 && d <= 6);
   if (!ok) throw new Error(`dice must be a pair of integers 1-6, got ${JSON.stringify(dice)}`);
   return dice;
 }
@@ -236,14 +241,21 @@ function record(level, length, largerDiePlay) {
   const w2 = W[3 * level + 2];
   const pinned = P[level];
   let hash =
-    (Math.imul(w0, 0x9e3779b1) + Math.imul(w1 ^ 0x7f4a7c15, 0x85ebca77) + Math.imul(w2, 0xc2b2ae3d)) ^
+    (Math.imul(w0, 0x9e3779b1) +
+      Math.imul(w1 ^ 0x7f4a7c15, 0x85ebca77) +
+      Math.imul(w2, 0xc2b2ae3d)) ^
     Math.imul(pinned, 0x27d4eb2f);
   hash ^= hash >>> 15;
   let slot = hash & TABLE_MASK;
   while (stamps[slot] === stamp) {
     const e = slots[slot];
     const k = 4 * e;
-    if (entryWords[k] === w0 && entryWords[k + 1] === w1 && entryWords[k + 2] === w2 && entryWords[k + 3] === pinned) {
+    if (
+      entryWords[k] === w0 &&
+      entryWords[k + 1] === w1 &&
+      entryWords[k + 2] === w2 &&
+      entryWords[k + 3] === pinned
+    ) {
       if (length > entryLength[e]) entryLength[e] = length;
       if (largerDiePlay) entryLarger[e] = 1;
       return true;

@@ -17,13 +17,13 @@
  *   turn.done;           // true once the play is complete: turn.position is the afterstate
  */
 
-import { CHECKERS, POINTS } from "./position.js";
-import { DEFAULT_RULES, checkDice, checkRules, legalPlays } from "./rules.js";
+import { CHECKERS, POINTS, checkPosition } from "./position.js";
+import { DEFAULT_RULES, checkDice, checkRules } from "./rules.js";
 
 const HOME = 6;
 
-/** The state of a turn's search: the mover's counts by point (index 0 unused), the points
- * where it pins an opponent checker, and the turn's fixed facts. */
+/** The turn's fixed facts, and its moves. A state is the mover's counts by point (index 0
+ * unused) and a bit mask of the points where it pins an opponent checker (bit p - 1: point p). */
 class Board {
   constructor(position, rules) {
     const pins = new Array(POINTS + 1).fill(0);
@@ -59,13 +59,12 @@ class Board {
   /** `[own, pinned]` after a checker moves `die` from `source` (R5). */
   move(own, pinned, source, die) {
     own = own.slice();
-    pinned = new Set(pinned);
     own[source] -= 1;
-    if (!own[source]) pinned.delete(source); // the last pinner left: the checker is free
+    if (!own[source]) pinned &= ~(1 << (source - 1)); // the last pinner left: the checker is free
     const target = source - die;
     if (target >= 1) {
       own[target] += 1;
-      if (this.lone[target]) pinned.add(target);
+      if (this.lone[target]) pinned |= 1 << (target - 1);
     }
     return [own, pinned];
   }
@@ -73,7 +72,7 @@ class Board {
   /** Whether the game is over after this checker move (R8, R9, R10). */
   ended(own, pinned) {
     if (!own.some(Boolean)) return true;
-    if (pinned.has(1)) {
+    if (pinned & 1) {
       if (this.ownMotherPinned && this.rules.both_mothers_draw) return true;
       return !own[POINTS] || !this.rules.mother_needs_empty_start;
     }
@@ -93,6 +92,10 @@ class Board {
   }
 }
 
+function pinMask(points) {
+  return points.reduce((mask, point) => mask | (1 << (point - 1)), 0);
+}
+
 /** One turn of one position and roll, played checker move by checker move. */
 export class CheckerTurn {
   /**
@@ -103,27 +106,33 @@ export class CheckerTurn {
    */
   constructor(position, dice, rules = DEFAULT_RULES) {
     this.rules = checkRules(rules);
-    legalPlays(position, dice, this.rules); // checks the position and the dice
+    checkPosition(position);
     const [first, second] = checkDice(dice);
-    this.start = position;
+    this.start = {
+      ...position,
+      own: position.own.slice(),
+      opp: position.opp.slice(),
+      own_pinned: position.own_pinned.slice(),
+      opp_pinned: position.opp_pinned.slice(),
+    };
     this.dice = [first, second];
-    this.board = new Board(position, this.rules);
+    this._board = new Board(position, this.rules);
     const own = [0, ...position.own];
-    const pinned = new Set(position.opp_pinned);
+    const pinned = pinMask(position.opp_pinned);
     if (first === second) {
-      this.length = this.board.longest(own, pinned, [first, first, first, first]);
-      this.largerOnly = false;
+      this._length = this._board.longest(own, pinned, [first, first, first, first]);
+      this._largerOnly = false;
     } else {
-      this.length = Math.max(
-        this.board.longest(own, pinned, [first, second]),
-        this.board.longest(own, pinned, [second, first]),
+      this._length = Math.max(
+        this._board.longest(own, pinned, [first, second]),
+        this._board.longest(own, pinned, [second, first]),
       );
       const larger = Math.max(first, second);
       let playable = false;
       for (let source = 1; source <= POINTS; source++) {
-        if (this.board.legal(own, source, larger)) playable = true;
+        if (this._board.legal(own, source, larger)) playable = true;
       }
-      this.largerOnly = this.length === 1 && playable;
+      this._largerOnly = this._length === 1 && playable;
     }
     this._reset();
   }
@@ -131,10 +140,11 @@ export class CheckerTurn {
   _reset() {
     const [first, second] = this.dice;
     this._own = [0, ...this.start.own];
-    this._pinned = new Set(this.start.opp_pinned);
-    this._left =
-      first === second ? [first, first, first, first] : [Math.max(first, second), Math.min(first, second)];
-    this._needed = this.length;
+    this._pinned = pinMask(this.start.opp_pinned);
+    const larger = Math.max(first, second);
+    const smaller = Math.min(first, second);
+    this._left = first === second ? [first, first, first, first] : [larger, smaller];
+    this._needed = this._length;
     this._ended = false;
     this._moves = [];
   }
@@ -163,7 +173,7 @@ export class CheckerTurn {
       own,
       opp: this.start.opp.slice(),
       own_pinned: this.start.own_pinned.slice(),
-      opp_pinned: [...this._pinned].sort((a, b) => a - b),
+      opp_pinned: this.start.opp.flatMap((_, i) => ((this._pinned >>> i) & 1 ? [i + 1] : [])),
       own_off: CHECKERS - onBoard,
       opp_off: this.start.opp_off,
     };
@@ -178,15 +188,15 @@ export class CheckerTurn {
     for (const die of this._left) {
       if (tried.has(die)) continue;
       tried.add(die);
-      if (this.largerOnly && die !== this._left[0]) continue;
+      if (this._largerOnly && die !== this._left[0]) continue;
       const rest = this._left.slice();
       rest.splice(rest.indexOf(die), 1);
       for (let source = 1; source <= POINTS; source++) {
-        if (!this.board.legal(this._own, source, die)) continue;
+        if (!this._board.legal(this._own, source, die)) continue;
         let legal = this._needed === 1;
         if (!legal) {
-          const [after, pinned] = this.board.move(this._own, this._pinned, source, die);
-          legal = this.board.longest(after, pinned, rest) >= this._needed - 1;
+          const [after, pinned] = this._board.move(this._own, this._pinned, source, die);
+          legal = this._board.longest(after, pinned, rest) >= this._needed - 1;
         }
         if (legal) found.push({ from: source, to: Math.max(source - die, 0), die });
       }
@@ -208,11 +218,11 @@ export class CheckerTurn {
           (listed ? `the legal moves are ${listed}` : "the turn is complete"),
       );
     }
-    [this._own, this._pinned] = this.board.move(this._own, this._pinned, from, die);
+    [this._own, this._pinned] = this._board.move(this._own, this._pinned, from, die);
     this._left.splice(this._left.lastIndexOf(die), 1);
     this._needed -= 1;
     this._moves.push({ from, to: Math.max(from - die, 0), die });
-    this._ended = this.rules.win_checked_each_move && this.board.ended(this._own, this._pinned);
+    this._ended = this.rules.win_checked_each_move && this._board.ended(this._own, this._pinned);
     return this.done;
   }
 

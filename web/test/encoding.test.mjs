@@ -39,6 +39,10 @@ test("the encodings' sizes and refusals", () => {
   const start = encode(initialPosition(), "expert");
   assert.equal(start.length, 258);
   assert.deepEqual(Array.from(encode(initialPosition(), "raw")), Array.from(start.slice(0, 248)));
-  assert.throws(() => encode(initialPosition(), "tesauro"), /unknown encoding "tesauro"; choose one of raw, expert/);
-  assert.throws(() => encodeMany([initialPosition()], "raw", new Float32Array(10)), /out holds 10 values/);
+  assert.throws(
+    () => encode(initialPosition(), "tesauro"),
+    /unknown encoding "tesauro"; choose one of raw, expert/,
+  );
+  const short = new Float32Array(10);
+  assert.throws(() => encodeMany([initialPosition()], "raw", short), /out holds 10 values/);
 });

@@ -20,7 +20,9 @@ test("the text, afterstate and moves of every play of the exported turns are Pyt
     ]);
     plays += found.length;
     mismatches.check(JSON.stringify(found) === JSON.stringify(line.plays), () => {
-      const first = found.findIndex((play, i) => JSON.stringify(play) !== JSON.stringify(line.plays[i]));
+      const first = found.findIndex(
+        (play, i) => JSON.stringify(play) !== JSON.stringify(line.plays[i]),
+      );
       return (
         `${line.key} dice ${line.dice} rules ${rulesName(line.rules)}: play ${first} is ` +
         `${JSON.stringify(found[first])}, Python ${JSON.stringify(line.plays[first])}`
@@ -31,14 +33,15 @@ test("the text, afterstate and moves of every play of the exported turns are Pyt
   assert.ok(plays > 10000, `only ${plays} plays`);
 });
 
-test("parsePlay reads every exported text as Python's parse_play does, errors word for word", () => {
+test("parsePlay reads every exported text as Python's parse_play, errors word for word", () => {
   const mismatches = new Mismatches("texts read");
   let errors = 0;
   for (const line of readJsonl("parse.jsonl")) {
     const position = positionFromKey(line.key);
     let found;
     try {
-      found = { afterstate: positionKey(parsePlay(line.text, position, line.dice, line.rules)), error: null };
+      const afterstate = parsePlay(line.text, position, line.dice, line.rules);
+      found = { afterstate: positionKey(afterstate), error: null };
     } catch (error) {
       if (!(error instanceof NotationError)) throw error;
       found = { afterstate: null, error: error.message };

@@ -69,7 +69,8 @@ test("the examples of docs/formats.md", () => {
 });
 
 test("a malformed key is refused with a PositionError naming it", () => {
-  for (const key of ["", "24:15|1:15", "24:15|1:15|x", "24:15|1:15|+", "25:15|1:15|", "24:15,24:1|1:15|", "24|1:15|"]) {
+  const keys = ["", "24:15|1:15", "24:15|1:15|x", "24:15|1:15|+", "25:15|1:15|"];
+  for (const key of [...keys, "24:15,24:1|1:15|", "24|1:15|"]) {
     assert.throws(() => positionFromKey(key), PositionError, key);
   }
   assert.throws(() => positionFromKey("24:16|1:15|"), /a point holds 0 to 15/);

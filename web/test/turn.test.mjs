@@ -22,12 +22,17 @@ test("the legal moves and the position at every step of the exported turns are P
     for (const [index, step] of line.steps.entries()) {
       const legal = turn.legalMoves().map((move) => [move.from, move.die]);
       const ok = JSON.stringify(legal) === JSON.stringify(step.legal);
-      mismatches.check(ok, () => `${where} step ${index}: ${JSON.stringify(legal)}, Python ${JSON.stringify(step.legal)}`);
+      const show = JSON.stringify;
+      mismatches.check(ok, () =>
+        `${where} step ${index}: ${show(legal)}, Python ${show(step.legal)}`,
+      );
       if (!ok) break;
       const done = turn.play(step.move[0], step.move[1]);
       mismatches.check(
         done === step.done && positionKey(turn.position) === step.after,
-        () => `${where} step ${index}: ${positionKey(turn.position)} done ${done}, Python ${step.after} ${step.done}`,
+        () =>
+          `${where} step ${index}: ${positionKey(turn.position)} done ${done}, ` +
+          `Python ${step.after} ${step.done}`,
       );
     }
   }
@@ -58,15 +63,18 @@ function reached(position, dice, rules) {
   return [...found].sort();
 }
 
-test("every complete sequence of checker moves reaches exactly the afterstates of legalPlays", () => {
+test("every complete sequence of checker moves reaches exactly legalPlays' afterstates", () => {
   const mismatches = new Mismatches("turns");
-  const lines = readJsonl("turns.jsonl").filter((line) => line.source.startsWith("golden") || line.source === "variant");
+  const lines = readJsonl("turns.jsonl").filter(
+    (line) => line.source.startsWith("golden") || line.source === "variant",
+  );
   for (const line of lines.slice(0, 100)) {
     for (const { dice } of line.rolls.filter((roll) => roll.dice[0] <= roll.dice[1])) {
       const want = legalPlays(line.position, dice, line.rules).map(positionKey).sort();
       const got = reached(line.position, dice, line.rules);
       mismatches.check(JSON.stringify(got) === JSON.stringify(want), () =>
-        `${line.key} dice ${dice} rules ${rulesName(line.rules)}: ${got.length} reached, ${want.length} legal`,
+        `${line.key} dice ${dice} rules ${rulesName(line.rules)}: ` +
+        `${got.length} reached, ${want.length} legal`,
       );
     }
   }
@@ -85,7 +93,10 @@ test("a turn from the start: moves, undo, refusal, done", () => {
     { from: 18, to: 13, die: 5 },
     { from: 24, to: 19, die: 5 },
   ]);
-  assert.throws(() => turn.play(24, 6), /24\/18 with a 6 is not a legal move now; the legal moves are 18\/13 \(5\), 24\/19 \(5\)/);
+  assert.throws(
+    () => turn.play(24, 6),
+    /24\/18 with a 6 is not a legal move now; the legal moves are 18\/13 \(5\), 24\/19 \(5\)/,
+  );
   assert.equal(turn.play(18, 5), true);
   assert.equal(positionKey(turn.position), "13:1,24:14|1:15|");
   assert.deepEqual(turn.moves, [

@@ -70,7 +70,8 @@ export class Mismatches {
   assertNone() {
     if (this.found.length) {
       const shown = this.found.slice(0, 8).join("\n  ");
-      throw new Error(`${this.found.length} of ${this.checked} ${this.what} differ from Python's:\n  ${shown}`);
+      const count = `${this.found.length} of ${this.checked} ${this.what}`;
+      throw new Error(`${count} differ from Python's:\n  ${shown}`);
     }
     if (!this.checked) throw new Error(`no ${this.what} were checked`);
   }
