@@ -10,19 +10,22 @@ tests fail, saying so.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "scripts"))
-from export_web_vectors import export  # noqa: E402
+_SCRIPT = ROOT / "tests" / "scripts" / "export_web_vectors.py"
+_SPEC = importlib.util.spec_from_file_location("export_web_vectors", _SCRIPT)
+export_web_vectors = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(export_web_vectors)
+export = export_web_vectors.export
 
 NODE_MAJOR = 20
 VARIABLE = "TAPA_WEB_VECTORS"
@@ -105,6 +108,24 @@ def test_without_vectors_the_node_tests_fail_saying_how_to_write_them():
     assert result.returncode != 0
     assert f"{VARIABLE} is not set" in result.stdout
     assert "tests/scripts/export_web_vectors.py" in result.stdout
+
+
+def test_the_benchmark_prints_its_figures_and_refuses_a_bad_option():
+    result = subprocess.run(
+        [node(), "bench/web_rules.mjs", "--pool", "30", "--repeats", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"^position_rolls_per_second \d+$", result.stdout, re.MULTILINE)
+    assert re.search(r"^afterstates_per_second \d+$", result.stdout, re.MULTILINE)
+    refused = subprocess.run(
+        [node(), "bench/web_rules.mjs", "--pool", "0"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == "web_rules.mjs: --pool takes a positive integer, got 0"
 
 
 @pytest.mark.slow

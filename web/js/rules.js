@@ -216,7 +216,7 @@ function longestContinuation(from, start, limit) {
 function continueFrom(level, start, limit) {
   const here = SIDE + level;
   let legal = legalSources(O[here], order[level]);
-  if (ordered) legal &= limit >= 31 ? -1 : (1 << (limit + 1)) - 1;
+  if (ordered) legal &= (1 << (limit + 1)) - 1;
   if (legal === 0) return level - start;
   if (level + 1 === count) return count - start;
   let best = 0;
