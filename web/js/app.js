@@ -182,7 +182,7 @@ class Page {
     $("seed").textContent =
       `Dice seed ${this.seed}: open the page with ?seed=${this.seed} to roll the same dice.`;
     $("log").replaceChildren();
-    this.startGame(this.match.games.length ? null : this.settings.first);
+    this.startGame(this.settings.first);
   }
 
   nextGame() {
@@ -225,8 +225,10 @@ class Page {
     this.selected = null;
     this.moved = new Set();
     this.botDice = [];
+    this.shownPosition = null;
     this.result = null;
     $("hints").hidden = true;
+    this.say("");
     this.nextTurn(starter);
   }
 
