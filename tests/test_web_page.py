@@ -1,0 +1,476 @@
+"""The page (web/index.html) played as a person plays it, in headless Chromium.
+
+A static server serves web/ and Playwright for Python drives Debian's chromium
+(/usr/bin/chromium): a whole game at a phone size by touch (taps, and one drag) against the
+bot to its end, then the next game of the match; at a desktop size with the mouse, Undo, a
+refused move, Hint, a drag, Done, a new game and wrong URL settings. Moves are picked by
+reading the board's data attributes (the checkers with a gold ring, the lit points) and made
+by tapping, clicking or dragging on the board, never by setting the page's state. No test
+may leave an error in the browser's console.
+
+The dice are seeded (`?seed=`) so that runs repeat; the bot's replies may differ between
+bots, so the tests only rely on what any bot does. Screenshots go to a temporary folder, or
+to the folder named by TAPA_SCREENSHOTS (docs/screenshots for the README's).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB = ROOT / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+}
+DESKTOP = {"viewport": {"width": 1280, "height": 820}}
+BOT_REPLY_MS = 30_000  # the longest wait for the bot's turn (a 2-ply level on a busy machine)
+OVER = ("game-over", "match-over")
+START_KEY = "24:15|1:15|"
+
+
+# --- the server and the browser ----------------------------------------------------------------
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The base URL of a static server on a free port serving web/."""
+    handler = functools.partial(QuietHandler, directory=str(WEB))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, through Playwright; fails (never skips) without them."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: pip install playwright (the 'test' extra)")
+    if not Path(CHROMIUM).is_file() and not shutil.which("chromium"):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (Debian's package)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    folder = Path(os.environ.get("TAPA_SCREENSHOTS") or tmp_path)
+    folder = folder if folder.is_absolute() else ROOT / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Page:
+    """A browser page on the game, with the console's errors collected."""
+
+    def __init__(self, browser, site: str, query: str, size: dict) -> None:
+        self.context = browser.new_context(**size)
+        self.page = self.context.new_page()
+        self.touch = bool(size.get("has_touch"))
+        self.errors: list[str] = []
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.goto(f"{site}/index.html{query}")
+
+    def screenshot(self, path: Path) -> None:
+        self.page.evaluate("window.scrollTo(0, 0)")
+        self.page.screenshot(path=str(path))
+
+    def close(self) -> None:
+        self.context.close()
+
+    # -- reading the page
+
+    def state(self) -> str:
+        return self.page.evaluate("document.body.dataset.state")
+
+    def wait(self, *states: str, timeout: int = BOT_REPLY_MS) -> str:
+        names = list(states)
+        self.page.wait_for_function(
+            "(names) => names.includes(document.body.dataset.state)", arg=names, timeout=timeout
+        )
+        return self.state()
+
+    def board(self) -> dict:
+        """What the board shows: its key, and per point the data attributes."""
+        return self.page.evaluate(
+            """() => {
+              const svg = document.getElementById("board");
+              const points = {};
+              for (const g of svg.querySelectorAll(".point")) {
+                const d = g.dataset;
+                points[d.point] = {you: +d.you, bot: +d.bot, pinned: d.pinned,
+                                   movable: d.movable === "true", lit: d.lit === "true"};
+              }
+              const tray = svg.querySelector(".tray.you").dataset;
+              const dice = [...svg.querySelectorAll('[data-dice="you"] .die')]
+                .map((die) => +die.dataset.value);
+              return {key: svg.dataset.key, points, trayLit: tray.lit === "true",
+                      off: +tray.off, dice};
+            }"""
+        )
+
+    def movable(self) -> list[int]:
+        return sorted(int(p) for p, d in self.board()["points"].items() if d["movable"])
+
+    def lit(self) -> list[int]:
+        board = self.board()
+        found = [int(p) for p, d in board["points"].items() if d["lit"]]
+        return sorted(found + ([0] if board["trayLit"] else []))
+
+    def done_enabled(self) -> bool:
+        return self.page.is_enabled("#done")
+
+    def message(self) -> str:
+        return self.page.inner_text("#message")
+
+    def legal_keys(self, key: str, dice: list[int]) -> list[str]:
+        """The keys of legalPlays for a position key and roll (the page's rules)."""
+        return self.page.evaluate(
+            """async ([key, dice]) => {
+              const t = await import("./js/tapa.js");
+              return t.legalPlays(t.positionFromKey(key), dice).map(t.positionKey);
+            }""",
+            [key, dice],
+        )
+
+    # -- acting on the page
+
+    def centre(self, point: int) -> tuple[float, float]:
+        selector = ".tray.you .tray-bed" if point == 0 else f'[data-point="{point}"] .hit'
+        box = self.page.locator(f"#board {selector}").bounding_box()
+        # Aim at the part of the point nearer its edge, away from the dice in the middle.
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.4 + (
+            box["height"] * 0.2 if point <= 12 else 0
+        )
+
+    def tap(self, point: int) -> None:
+        x, y = self.centre(point)
+        if self.touch:
+            self.page.touchscreen.tap(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def press(self, selector: str) -> None:
+        if self.touch:
+            self.page.tap(selector)
+        else:
+            self.page.click(selector)
+
+    def drag(self, source: int, target: int) -> None:
+        """Drags the checker on `source` to `target`: touch events on a phone, else the mouse."""
+        (x0, y0), (x1, y1) = self.centre(source), self.centre(target)
+        steps = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8) for i in range(1, 9)]
+        if self.touch:
+            cdp = self.context.new_cdp_session(self.page)
+            send = functools.partial(cdp.send, "Input.dispatchTouchEvent")
+            send({"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+            for x, y in steps:
+                send({"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            send({"type": "touchEnd", "touchPoints": []})
+            cdp.detach()
+        else:
+            self.page.mouse.move(x0, y0)
+            self.page.mouse.down()
+            for x, y in steps:
+                self.page.mouse.move(x, y)
+            self.page.mouse.up()
+
+
+def choose_target(page: Page, lit: list[int]) -> int:
+    """A lit point to go to: a pin when one is offered, else the farthest (off first)."""
+    points = page.board()["points"]
+    pins = [p for p in lit if p and points[str(p)]["bot"] == 1 and not points[str(p)]["pinned"]]
+    return max(pins) if pins else min(lit)
+
+
+def play_turn(page: Page, drag: bool = False) -> tuple[str, str]:
+    """Plays your turn through the board and presses Done; returns the keys before and after.
+
+    Checks on the way that Done stays disabled until the play is complete, and that the
+    complete play is one of legalPlays.
+    """
+    board = page.board()
+    start, dice = board["key"], board["dice"][:2]
+    legal = page.legal_keys(start, dice)
+    while page.movable():
+        assert not page.done_enabled(), "Done is enabled before the play is complete"
+        source = max(page.movable())
+        before = page.board()["key"]
+        if drag:
+            page.tap(source)  # see where it can go, let it go again, then drag it there
+            target = choose_target(page, page.lit())
+            page.tap(source)
+            assert page.lit() == []
+            page.drag(source, target)
+            drag = False
+        else:
+            page.tap(source)
+            target = choose_target(page, page.lit())
+            page.tap(target)
+        assert page.board()["key"] != before, f"the move {source}/{target} changed nothing"
+    assert page.done_enabled()
+    after = page.board()["key"]
+    assert after in legal, f"{after} is not a legal play of {start} with {dice}"
+    page.press("#done")
+    return start, after
+
+
+# --- the tests ---------------------------------------------------------------------------------
+
+
+def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
+    browser, site, screenshots
+):
+    page = Page(browser, site, "?seed=11&match=3&delay=0", PHONE)
+    try:
+        page.wait("your-turn", "bot-turn", timeout=10_000)
+        assert page.page.inner_text("#score") == "Match to 3: you 0, bot 0"
+        turns = 0
+        dragged = False
+        shot = False
+        while page.wait("your-turn", *OVER) == "your-turn":
+            board = page.board()
+            if not page.movable():
+                assert page.done_enabled(), "a turn without a legal play must let you pass"
+                page.press("#done")
+                continue
+            pinned = any(d["pinned"] for d in board["points"].values())
+            if pinned and not shot:
+                page.tap(max(page.movable()))
+                page.screenshot(screenshots / "phone.png")
+                page.tap(max(page.movable()))
+                shot = True
+            play_turn(page, drag=not dragged)
+            dragged = True
+            turns += 1
+            assert turns < 400, "the game does not end"
+        assert turns > 5
+        if not shot:
+            page.screenshot(screenshots / "phone.png")
+        # The score counts the game's points (R8, R9), and the log says who won how.
+        you = int(page.page.get_attribute("#score", "data-you"))
+        bot = int(page.page.get_attribute("#score", "data-bot"))
+        log = page.page.inner_text("#log")
+        won = re.search(r"(You win|The bot wins): .*, (\d) points? \(", log)
+        assert won, log
+        points = int(won.group(2))
+        assert (you, bot) == ((points, 0) if won.group(1) == "You win" else (0, points))
+        assert page.page.inner_text("#score") == f"Match to 3: you {you}, bot {bot}"
+        if max(you, bot) < 3:
+            assert page.state() == "game-over" and page.page.is_visible("#next-game")
+            page.press("#next-game")
+            state = page.wait("your-turn", "bot-turn", *OVER, timeout=10_000)
+            winner = "you" if you else "bot"
+            # R11: the winner of a game begins the next, with a new roll.
+            assert ("You" if winner == "you" else "The bot") + " won the last game" in (
+                page.page.inner_text("#log")
+            )
+            if winner == "you":
+                assert state == "your-turn" and page.board()["key"] == START_KEY
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_undo_a_refused_move_hint_a_drag_and_done_at_desktop_size(browser, site, screenshots):
+    page = Page(browser, site, "?seed=4&first=you&delay=20", DESKTOP)
+    try:
+        assert page.wait("your-turn", timeout=10_000) == "your-turn"
+        board = page.board()
+        assert board["key"] == START_KEY
+        assert not page.done_enabled() and not page.page.is_enabled("#undo")
+        assert page.movable() == [24]
+
+        # A refused move: 24 to a point no die reaches; a message, and nothing moves.
+        page.tap(24)
+        lit = page.lit()
+        assert lit and all(point < 24 for point in lit)
+        wrong = next(p for p in range(23, 0, -1) if p not in lit)
+        page.tap(wrong)
+        assert page.board()["key"] == START_KEY
+        assert re.search(rf"24/{wrong} is \d+ pips", page.message()), page.message()
+        assert "refused" in page.page.get_attribute("#message", "class")
+
+        # A move, then Undo: the position comes back.
+        page.tap(lit[0])
+        assert page.board()["key"] != START_KEY
+        assert page.page.is_enabled("#undo")
+        page.press("#undo")
+        assert page.board()["key"] == START_KEY and page.movable() == [24]
+        assert not page.page.is_enabled("#undo")
+
+        # Hint: the bot's best plays with their equities, each a legal play; one sets it up.
+        page.page.wait_for_function("!document.getElementById('hint').disabled")
+        page.press("#hint")
+        page.page.wait_for_selector("#hint-list .hint-play", timeout=BOT_REPLY_MS)
+        texts = page.page.locator("#hint-list .hint-play .play").all_inner_texts()
+        equities = page.page.locator("#hint-list .hint-play .equity").all_inner_texts()
+        assert texts and len(texts) == len(equities)
+        assert all(re.fullmatch(r"[+-]\d\.\d{3}", equity) for equity in equities), equities
+        dice = board["dice"]
+        legal = page.legal_keys(START_KEY, dice)
+        page.page.locator("#hint-list .hint-play").first.click()
+        assert page.board()["key"] in legal and page.done_enabled()
+        assert page.movable() == []
+        page.press("#undo")  # back one checker move: the play is no longer complete
+        assert not page.done_enabled() and page.board()["key"] not in legal
+
+        # Finish the turn by dragging, then the bot plays and it is your turn again.
+        while page.movable():
+            source = max(page.movable())
+            page.tap(source)
+            target = min(page.lit())
+            page.tap(source)
+            page.drag(source, target)
+        assert page.done_enabled() and page.board()["key"] in legal
+        page.press("#done")
+        assert page.wait("your-turn", *OVER) == "your-turn"
+        assert re.search(r"Bot \d-\d: \S", page.page.inner_text("#log"))
+        assert "The bot rolled" in page.page.inner_text("#status")
+
+        # Play on until a pin is on the board, for the screenshot.
+        for _ in range(30):
+            if any(d["pinned"] for d in page.board()["points"].values()):
+                break
+            play_turn(page)
+            if page.wait("your-turn", *OVER) != "your-turn":
+                break
+        if page.state() == "your-turn":
+            page.press("#hint")
+            page.page.wait_for_selector("#hint-list .hint-play", timeout=BOT_REPLY_MS)
+            page.tap(max(page.movable()))
+        page.screenshot(screenshots / "desktop.png")
+
+        # New game: the start again, the log and the score anew.
+        page.press("#new-game")
+        assert page.wait("your-turn", timeout=10_000) == "your-turn"
+        assert page.board()["key"] == START_KEY
+        assert page.page.inner_text("#log").strip() == "You start."
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_settings_a_seed_the_levels_and_wrong_values(browser, site):
+    first = Page(browser, site, "?seed=77&first=you", DESKTOP)
+    again = Page(browser, site, "?seed=77&first=you", DESKTOP)
+    wrong = Page(browser, site, "?seed=abc&match=x&first=you", DESKTOP)
+    try:
+        for page in (first, again, wrong):
+            page.wait("your-turn", timeout=10_000)
+        assert first.board()["dice"] == again.board()["dice"]
+        assert "seed=77" in first.page.inner_text("#seed")
+        message = wrong.message()
+        assert "seed must be a whole number" in message and "match must be" in message
+        assert wrong.page.inner_text("#score") == "A single game"
+        # The level selector offers every level of web/js/bot.js, each with its strength.
+        levels = first.page.evaluate(
+            "async () => (await import('./js/bot.js')).LEVELS.map((l) => [l.id, l.description])"
+        )
+        assert len(levels) >= 3
+        options = first.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
+        assert options == [level for level, _ in levels]
+        notes = first.page.inner_text("#level-note")
+        assert all(description in notes for _, description in levels)
+        weakest = levels[0][0]
+        chosen = Page(browser, site, f"?level={weakest}&first=you", DESKTOP)
+        chosen.wait("your-turn", timeout=10_000)
+        assert chosen.page.input_value("#level") == weakest
+        assert chosen.page.get_attribute("#level-note li.chosen", "data-level") == weakest
+        chosen.close()
+        assert first.errors == again.errors == wrong.errors == []
+    finally:
+        for page in (first, again, wrong):
+            page.close()
+
+
+def test_the_match_rules_of_the_page(browser, site):
+    """R2's opening throw, R8-R10's points and R11's score, in the page's own module."""
+    page = Page(browser, site, "?first=you", DESKTOP)
+    try:
+        page.wait("your-turn", timeout=10_000)
+        found = page.page.evaluate(
+            """async () => {
+              const m = await import("./js/ui_match.js");
+              const t = await import("./js/tapa.js");
+              const throws = [3, 3, 2, 5];
+              const opening = m.openingThrow(() => throws.shift());
+              const key = (k) => t.positionFromKey(k);
+              // You bore off your last checker; the bot had borne off none (a gammon).
+              const gammon = m.gameResult(key("|1:15|"), {winner: 1, points: 2}, "you");
+              const single = m.gameResult(key("|1:14|"), {winner: 1, points: 1}, "bot");
+              const match = new m.Match(3);
+              match.record({winner: "bot", points: 2});
+              const afterTwo = [match.over, match.nextStarter];
+              match.record({winner: null, points: 0});
+              const afterDraw = [match.over, match.nextStarter];
+              match.record({winner: "you", points: 1});
+              match.record({winner: "you", points: 2});
+              const single_game = new m.Match(0);
+              single_game.record({winner: null, points: 0});
+              return {opening, gammon, single, afterTwo, afterDraw, score: match.score,
+                      over: match.over, winner: match.winner, drawnGameOver: single_game.over,
+                      mirrored: m.mirrored("24/18 13/8*(2) 6/off")};
+            }"""
+        )
+        assert found["opening"] == {"throws": [[3, 3], [2, 5]], "starter": "bot"}
+        assert found["gammon"]["kind"] == "gammon" and found["gammon"]["winner"] == "you"
+        assert found["gammon"]["points"] == 2
+        assert found["single"]["kind"] == "single" and found["single"]["winner"] == "bot"
+        assert found["afterTwo"] == [False, "bot"]
+        assert found["afterDraw"] == [False, None]  # after a draw the dice decide again
+        assert found["score"] == {"you": 3, "bot": 2} and found["over"]
+        assert found["winner"] == "you"
+        assert found["drawnGameOver"]
+        assert found["mirrored"] == "1/7 12/17*(2) 19/off"
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_bot_that_cannot_load_is_reported_on_the_page(browser, site):
+    page = Page.__new__(Page)
+    page.context = browser.new_context(**DESKTOP)
+    page.page = page.context.new_page()
+    try:
+        page.page.route("**/js/bot.js", lambda route: route.fulfill(status=404, body=""))
+        page.page.goto(f"{site}/index.html?first=you")
+        page.page.wait_for_function("document.body.dataset.state === 'error'", timeout=10_000)
+        status = page.page.inner_text("#status")
+        assert "The bot could not be loaded" in status and "npm ci" in status
+    finally:
+        page.context.close()

@@ -1,0 +1,339 @@
+/**
+ * The board as an SVG drawing, always from the person's side: your points 1-6 (your home)
+ * bottom right, 7-12 bottom left, 13-18 top left, 19-24 top right; you start on 24 and bear
+ * off to the tray at the bottom right, the bot starts on your 1 and bears off to the tray at
+ * the top right. Tapa has no bar: the strip between the halves is only the board's fold.
+ *
+ * A stack shows at most five checkers; a taller one shows its count on the last. A pinned
+ * checker lies at the edge of its point, in its own colour, ringed in red with a lock, and the
+ * first checker that pins it sits half on top of it.
+ *
+ * `BoardView.render(view)` redraws everything from a plain description (below); every point
+ * carries data attributes (`data-point`, `data-you`, `data-bot`, `data-pinned`, `data-movable`,
+ * `data-lit`) that say what it shows, and `pointAt(x, y)` finds the point under the pointer.
+ */
+
+import { POINTS } from "./tapa.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// Geometry in the drawing's units.
+const LABEL = 22; // point numbers above and below
+const FRAME = 12;
+const PW = 46; // a point's width
+const R = 20; // a checker's radius
+const D = 42; // from one checker of a stack to the next
+const OVER = 25; // from a pinned checker to the first checker on top of it
+const VISIBLE = 5; // checkers drawn in a stack
+const STACK = VISIBLE * D; // a stack's room, from the edge
+const MID = 64; // the middle strip, where the dice lie
+const HALF = 6 * PW;
+const FOLD = 14;
+const TRAY = 54;
+const TOP = LABEL + FRAME; // the board's inner top edge
+const INNER = 2 * STACK + MID;
+const BOTTOM = TOP + INNER;
+const LEFT = FRAME;
+const RIGHT_HALF = LEFT + HALF + FOLD;
+const TRAY_X = RIGHT_HALF + HALF + FRAME + 6;
+export const WIDTH = TRAY_X + TRAY + FRAME;
+export const HEIGHT = BOTTOM + FRAME + LABEL;
+const DIE = 36;
+const SLAB = 12; // a borne-off checker in the tray
+
+/** The column centre of point p (1-24) and whether it is in the top row. */
+function column(point) {
+  if (point <= 6) return { x: RIGHT_HALF + (6 - point) * PW + PW / 2, top: false };
+  if (point <= 12) return { x: LEFT + (12 - point) * PW + PW / 2, top: false };
+  if (point <= 18) return { x: LEFT + (point - 13) * PW + PW / 2, top: true };
+  return { x: RIGHT_HALF + (point - 19) * PW + PW / 2, top: true };
+}
+
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function text(x, y, content, attrs = {}) {
+  const node = el("text", { x, y, ...attrs });
+  node.textContent = content;
+  return node;
+}
+
+/** A lock, the pin marker, centred on (x, y). */
+function lock(x, y) {
+  return el("g", { class: "lock", transform: `translate(${x} ${y}) scale(1.25)` }, [
+    el("path", { d: "M -4.5 -1 V -4.5 A 4.5 4.5 0 0 1 4.5 -4.5 V -1", class: "shackle" }),
+    el("rect", { x: -7, y: -1.5, width: 14, height: 10, rx: 2, class: "body" }),
+  ]);
+}
+
+/** The checkers of one point, from its edge inwards: `[{side, pinned}]`, pinned one first. */
+function stackOf(position, point) {
+  const you = position.own[point - 1];
+  const bot = position.opp[point - 1];
+  if (position.own_pinned.includes(point)) {
+    return [{ side: "you", pinned: true }, ...Array(bot).fill({ side: "bot", pinned: false })];
+  }
+  if (position.opp_pinned.includes(point)) {
+    return [{ side: "bot", pinned: true }, ...Array(you).fill({ side: "you", pinned: false })];
+  }
+  const side = you ? "you" : "bot";
+  return Array(you || bot).fill({ side, pinned: false });
+}
+
+/** Distances from the edge of the checkers' centres in a stack of `stack`. */
+function offsets(stack) {
+  const found = [];
+  let at = R;
+  for (let i = 0; i < stack.length; i++) {
+    found.push(at);
+    at += stack[i].pinned ? OVER : D;
+  }
+  return found;
+}
+
+/** Where the pips of a die's face lie, in a unit square. */
+const PIPS = {
+  1: [[0.5, 0.5]],
+  2: [[0.27, 0.27], [0.73, 0.73]],
+  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
+  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
+  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
+  6: [[0.27, 0.25], [0.73, 0.25], [0.27, 0.5], [0.73, 0.5], [0.27, 0.75], [0.73, 0.75]],
+};
+
+/**
+ * A drawing of the board in an <svg> element. The view given to `render`:
+ *
+ *   position   the position from your side (you are "own")
+ *   diceYou    your dice [{value, used}], lead die first; diceBot the bot's
+ *   movable    points whose checker you can move now (a Set)
+ *   selected   the point whose checker you took, or null
+ *   lit        where it can go (a Set of points, 0 for off)
+ *   moved      points where checkers just landed (the last play, to show it), a Set
+ *   turn       "you", "bot" or null: whose dice are live
+ */
+export class BoardView {
+  constructor(svg) {
+    this.svg = svg;
+    svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+    this.tops = new Map(); // point -> {x, y} of its top checker (trays: 0 yours, -1 the bot's)
+    this.ghost = null;
+  }
+
+  render(view) {
+    const { position } = view;
+    const tops = new Map();
+    const parts = [this._frame()];
+    for (let point = 1; point <= POINTS; point++) parts.push(this._point(point, view, tops));
+    parts.push(this._tray("bot", position.opp_off, false, tops));
+    parts.push(this._tray("you", position.own_off, view.lit.has(0), tops));
+    parts.push(this._dice(view.diceBot, "bot", view.turn === "bot"));
+    parts.push(this._dice(view.diceYou, "you", view.turn === "you"));
+    this.svg.replaceChildren(...parts);
+    this.svg.dataset.turn = view.turn || "";
+    this.tops = tops;
+    this.ghost = null;
+  }
+
+  _frame() {
+    const board = el("g", { class: "frame" });
+    board.append(
+      el("rect", {
+        x: 0, y: LABEL, width: TRAY_X - 6, height: INNER + 2 * FRAME, rx: 10, class: "wood",
+      }),
+      el("rect", { x: LEFT, y: TOP, width: HALF, height: INNER, class: "felt" }),
+      el("rect", { x: RIGHT_HALF, y: TOP, width: HALF, height: INNER, class: "felt" }),
+      el("rect", {
+        x: TRAY_X - FRAME, y: LABEL, width: TRAY + 2 * FRAME, height: INNER + 2 * FRAME, rx: 10,
+        class: "wood",
+      }),
+    );
+    for (let point = 1; point <= POINTS; point++) {
+      const { x, top } = column(point);
+      board.append(text(x, top ? LABEL - 6 : HEIGHT - 6, String(point), { class: "number" }));
+    }
+    return board;
+  }
+
+  _point(point, view, tops) {
+    const { x, top } = column(point);
+    const { position } = view;
+    const edge = top ? TOP : BOTTOM;
+    const toward = top ? 1 : -1;
+    const stack = stackOf(position, point);
+    const lit = view.lit.has(point);
+    const movable = view.movable.has(point);
+    const selected = view.selected === point;
+    const pinned = stack.length && stack[0].pinned ? stack[0].side : "";
+    const group = el("g", {
+      class: "point",
+      "data-point": point,
+      "data-you": position.own[point - 1],
+      "data-bot": position.opp[point - 1],
+      "data-pinned": pinned,
+      "data-movable": movable,
+      "data-lit": lit,
+      "data-selected": selected,
+    });
+    const tip = edge + toward * (STACK - 8);
+    const shade = point % 2 ? "odd" : "even";
+    group.append(
+      el("rect", {
+        x: x - PW / 2, y: top ? TOP : TOP + STACK + MID / 2, width: PW,
+        height: STACK + MID / 2, class: "hit",
+      }),
+      el("polygon", {
+        points: `${x - PW / 2 + 1},${edge} ${x + PW / 2 - 1},${edge} ${x},${tip}`,
+        class: `triangle ${shade}${lit ? " lit" : ""}`,
+      }),
+    );
+    const shown = stack.slice(0, VISIBLE);
+    const at = offsets(shown);
+    shown.forEach((checker, i) => {
+      const y = edge + toward * at[i];
+      const last = i === shown.length - 1;
+      const hidden = stack.length - shown.length;
+      const count = last && hidden ? stack.filter((c) => !c.pinned).length : null;
+      const classes = ["checker", checker.side];
+      if (checker.pinned) classes.push("pinned");
+      if (last && movable) classes.push("movable");
+      if (last && selected) classes.push("selected");
+      if (last && view.moved.has(point)) classes.push("moved");
+      group.append(this._checker(x, y, classes, count, checker.pinned ? toward : 0));
+      if (last) tops.set(point, { x, y });
+    });
+    if (lit) {
+      const y = edge + toward * (shown.length ? at[shown.length - 1] + D : R);
+      const landing = Math.min(Math.max(y, TOP + R), BOTTOM - R);
+      group.append(el("circle", { cx: x, cy: landing, r: R - 2, class: "landing" }));
+    }
+    if (!shown.length) tops.set(point, { x, y: edge + toward * R });
+    return group;
+  }
+
+  _checker(x, y, classes, count, pinnedToward) {
+    const parts = [el("circle", { cx: x, cy: y, r: R - 1 })];
+    if (pinnedToward) {
+      parts.push(el("circle", { cx: x, cy: y, r: R + 2, class: "pin-ring" }));
+      parts.push(lock(x, y - pinnedToward * 8));
+    } else {
+      parts.push(el("circle", { cx: x, cy: y, r: R - 7, class: "rim" }));
+    }
+    if (count) parts.push(text(x, y + 6, String(count), { class: "count" }));
+    return el("g", { class: classes.join(" ") }, parts);
+  }
+
+  _tray(side, off, lit, tops) {
+    const top = side === "bot";
+    const y0 = top ? TOP : TOP + STACK + MID;
+    const group = el("g", {
+      class: `tray ${side}`,
+      "data-point": side === "you" ? 0 : -1,
+      "data-off": off,
+      "data-lit": lit,
+    });
+    group.append(
+      el("rect", {
+        x: TRAY_X, y: y0, width: TRAY, height: STACK, rx: 6, class: `tray-bed${lit ? " lit" : ""}`,
+      }),
+    );
+    for (let i = 0; i < off; i++) {
+      const y = top ? y0 + 4 + i * (SLAB + 1) : y0 + STACK - 4 - SLAB - i * (SLAB + 1);
+      group.append(
+        el("rect", {
+          x: TRAY_X + 6, y, width: TRAY - 12, height: SLAB, rx: 3, class: `slab ${side}`,
+        }),
+      );
+    }
+    const labelY = top ? y0 + STACK - 10 : y0 + 20;
+    group.append(text(TRAY_X + TRAY / 2, labelY, `${off}`, { class: "tray-count" }));
+    const nameY = top ? y0 + STACK + 22 : y0 - 12;
+    group.append(text(TRAY_X + TRAY / 2, nameY, top ? "bot" : "you", { class: "tray-name" }));
+    const last = Math.max(off - 1, 0) * (SLAB + 1);
+    const y = top ? y0 + 4 + SLAB / 2 + last : y0 + STACK - 4 - SLAB / 2 - last;
+    tops.set(top ? -1 : 0, { x: TRAY_X + TRAY / 2, y });
+    return group;
+  }
+
+  _dice(dice, side, live) {
+    const centre = side === "you" ? RIGHT_HALF + HALF / 2 : LEFT + HALF / 2;
+    const size = dice.length > 2 ? DIE * 0.8 : DIE;
+    const gap = 10;
+    const width = dice.length * size + (dice.length - 1) * gap;
+    const group = el("g", { class: `dice ${side}${live ? " live" : ""}`, "data-dice": side });
+    dice.forEach(({ value, used }, i) => {
+      const x = centre - width / 2 + i * (size + gap);
+      const y = TOP + STACK + MID / 2 - size / 2;
+      const die = el("g", { class: `die${used ? " used" : ""}`, "data-value": value });
+      die.append(el("rect", { x, y, width: size, height: size, rx: 6 }));
+      for (const [u, v] of PIPS[value]) {
+        die.append(el("circle", { cx: x + u * size, cy: y + v * size, r: size / 11 }));
+      }
+      group.append(die);
+    });
+    return group;
+  }
+
+  /** The point (1-24, 0 for your tray) under the client coordinates, or null. */
+  pointAt(clientX, clientY) {
+    const hit = document.elementFromPoint(clientX, clientY);
+    const point = hit && hit.closest("[data-point]");
+    if (!point || !this.svg.contains(point)) return null;
+    const number = Number(point.dataset.point);
+    return number >= 0 ? number : null;
+  }
+
+  /** Whether the client coordinates are on your dice. */
+  onDice(clientX, clientY) {
+    const hit = document.elementFromPoint(clientX, clientY);
+    return Boolean(hit && hit.closest('[data-dice="you"]'));
+  }
+
+  /** Client coordinates in the drawing's units. */
+  toBoard(clientX, clientY) {
+    const matrix = this.svg.getScreenCTM().inverse();
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix);
+    return { x: point.x, y: point.y };
+  }
+
+  /** Shows a checker following the pointer (a drag), hiding the one taken from `point`. */
+  drag(point, clientX, clientY) {
+    const { x, y } = this.toBoard(clientX, clientY);
+    if (!this.ghost) {
+      const top = this.svg.querySelector(`[data-point="${point}"] .checker.selected`);
+      if (top) top.classList.add("lifted");
+      this.ghost = this._checker(x, y, ["checker", "you", "ghost"], null, 0);
+      this.svg.append(this.ghost);
+    }
+    this.ghost.setAttribute("transform", `translate(${x} ${y})`);
+    for (const circle of this.ghost.querySelectorAll("circle")) {
+      circle.setAttribute("cx", 0);
+      circle.setAttribute("cy", 0);
+    }
+  }
+
+  /** Slides the checker now on top of `to` (0: your tray, -1: the bot's) from where the top
+   * of `from` was before the last render (`before`, the old `tops`), for `ms` milliseconds. */
+  slide(before, from, to, ms) {
+    const start = before.get(from);
+    const end = this.tops.get(to);
+    if (!start || !end || ms <= 0) return;
+    const trays = { 0: ".tray.you .slab", "-1": ".tray.bot .slab" };
+    const selector = to <= 0 ? trays[to] : `[data-point="${to}"] .checker`;
+    const nodes = this.svg.querySelectorAll(selector);
+    const node = nodes[nodes.length - 1];
+    if (!node || !node.animate) return;
+    const dx = start.x - end.x;
+    const dy = start.y - end.y;
+    node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
+      duration: ms,
+      easing: "ease-out",
+    });
+  }
+}

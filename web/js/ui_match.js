@@ -1,0 +1,114 @@
+/**
+ * A game or a match between the person ("you") and the bot, as Python's agents/terminal.py
+ * plays it: who starts (R2), what a finished game is worth (R8, R9, R10) and the match score
+ * (R11). No page here, so that the rules of a match read on their own.
+ *
+ * R2: for the first game each side throws one die, again on a tie; the higher die starts,
+ * with a fresh roll of two dice. R11: a match goes to N points, each game is worth its 1 or 2
+ * points, the winner of a game begins the next, and after a draw the dice decide again. Tapa
+ * has no doubling cube, so there is no Crawford rule.
+ */
+
+import { CHECKERS, flipPosition } from "./tapa.js";
+
+export const YOU = "you";
+export const BOT = "bot";
+
+/**
+ * The opening throw (R2): `{throws: [[you, bot], ...], starter}`, every throw listed, ties
+ * included. `throwOne()` draws one die.
+ */
+export function openingThrow(throwOne) {
+  const throws = [];
+  for (;;) {
+    const yours = throwOne();
+    const theirs = throwOne();
+    throws.push([yours, theirs]);
+    if (yours !== theirs) return { throws, starter: yours > theirs ? YOU : BOT };
+  }
+}
+
+/**
+ * What a finished game is worth, from the outcome of the afterstate that ended it.
+ *
+ * @param {object} after the afterstate, in the frame of the side that has just moved.
+ * @param {{winner: number, points: number}} result `outcome(after)`.
+ * @param {string} mover who made that play, YOU or BOT.
+ * @returns {{winner: string|null, points: number, kind: string, how: string}} `winner` null
+ *   for a draw; `kind` "single", "gammon", "mother" or "draw".
+ */
+export function gameResult(after, result, mover) {
+  if (result.winner === 0) {
+    return { winner: null, points: 0, kind: "draw", how: "both mothers are pinned" };
+  }
+  const other = mover === YOU ? BOT : YOU;
+  const winner = result.winner > 0 ? mover : other;
+  const winnerView = result.winner > 0 ? after : flipPosition(after);
+  const name = (side) => (side === YOU ? "you" : "the bot");
+  const loser = winner === YOU ? BOT : YOU;
+  if (winnerView.own_off === CHECKERS && result.points === 1) {
+    return { winner, points: 1, kind: "single", how: `${name(winner)} bore off all 15 first` };
+  }
+  if (winnerView.own_off === CHECKERS) {
+    return {
+      winner,
+      points: result.points,
+      kind: "gammon",
+      how: `${name(winner)} bore off all 15 before ${name(loser)} bore off any`,
+    };
+  }
+  const mother = loser === YOU ? "your mother" : "the bot's mother";
+  return { winner, points: result.points, kind: "mother", how: `${mother} is pinned` };
+}
+
+/** A game (points 0 or 1) or a match to `points` points, with its score. */
+export class Match {
+  /** @param {number} points points to win the match; 0 for a single game. */
+  constructor(points) {
+    this.points = points;
+    this.score = { [YOU]: 0, [BOT]: 0 };
+    this.games = []; // each finished game's gameResult
+  }
+
+  /** Whether this is a match of several games (rather than one game). */
+  get isMatch() {
+    return this.points > 0;
+  }
+
+  /** The number of the game being played or about to be (1 for the first). */
+  get gameNumber() {
+    return this.over ? this.games.length : this.games.length + 1;
+  }
+
+  /** Records a finished game's result and updates the score. */
+  record(result) {
+    this.games.push(result);
+    if (result.winner) this.score[result.winner] += result.points;
+  }
+
+  /** Whether the match (or the single game) is decided. */
+  get over() {
+    if (!this.isMatch) return this.games.length > 0;
+    return Math.max(this.score[YOU], this.score[BOT]) >= this.points;
+  }
+
+  /** The match's winner, YOU or BOT, once it is over; null before and for a drawn game. */
+  get winner() {
+    if (!this.over) return null;
+    if (!this.isMatch) return this.games[0].winner;
+    return this.score[YOU] > this.score[BOT] ? YOU : BOT;
+  }
+
+  /** Who begins the next game without an opening throw (R11: the last game's winner), or
+   * null when the dice decide (the first game, or after a draw). */
+  get nextStarter() {
+    const last = this.games[this.games.length - 1];
+    return last ? last.winner : null;
+  }
+}
+
+/** A play's text in the other side's numbering (point p is 25 - p), as agents/terminal.py
+ * writes the bot's plays "on your board". */
+export function mirrored(text) {
+  return text.replace(/(?<![(\d])(\d+)(?![)\d])/g, (match) => String(25 - Number(match)));
+}
