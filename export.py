@@ -6,7 +6,7 @@ ONNX model of it as well (docs/bot-files.md). ``python export.py --help`` lists 
 
 Every setting is checked before anything is written. A mistake in the command line or the
 settings, or a checkpoint that cannot be read, exits with status 2 after a one-line message
-on stderr (Hydra's few lines for an override it cannot apply, such as ``onnx=maybe``). An
+on stderr (``onnx=maybe`` too: entry.py turns what Hydra refuses into one line). An
 ONNX model that cannot be exported or fails its check against torch is not written, and the
 status is 3. The status is 1, with a traceback, only for a fault of the program itself.
 """
