@@ -10,7 +10,7 @@ left for a fault of the program itself.
 Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments; their
 schema is a dataclass named ``...Config`` in the ``agents`` module that does the script's work
 (``agents/tournament.py`` ``TournamentConfig``, ``agents/terminal.py`` ``PlayConfig``,
-``agents/td/exporting.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
+``agents/td/export_config.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
 and each algorithm's ``agents/<name>/config.py``, which ``configs/agent/<name>.yaml`` sets).
 The script registers it with Hydra, and the YAML's first comment names it as
 ``path (Class)`` (tests/test_layout.py checks that each named file has its class).

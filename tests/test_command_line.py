@@ -225,3 +225,21 @@ def test_a_fault_inside_the_job_still_ends_in_its_traceback(tmp_path):
     assert done.returncode == 1
     assert "Traceback" in done.stderr
     assert done.stderr.splitlines()[-1].startswith("FileNotFoundError:")
+
+
+@pytest.mark.parametrize("arguments", [["--help"], ["onnx=maybe"], ["+colour=red"]])
+def test_export_help_and_a_refused_setting_load_no_torch(arguments):
+    """export.py's settings live apart from the export (agents/td/export_config.py): help and
+    a mistake answer without waiting for torch."""
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = ['export.py', *{arguments!r}]\n"
+        "try:\n"
+        "    runpy.run_path('export.py', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    status = stop.code\n"
+        "print(status, 'torch' in sys.modules)\n"
+    )
+    done = python("-c", script)
+    status = 0 if arguments == ["--help"] else 2
+    assert done.stdout.splitlines()[-1] == f"{status} False", done.stderr

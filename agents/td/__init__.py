@@ -14,6 +14,7 @@ module             what it holds
 ``checkpoint``     training checkpoints (torch)
 ``bot_file``       exported bot files (numpy only)
 ``exporting``      checkpoint -> bot file and ONNX model (``export.py``)
+``export_config``  the settings of ``export.py`` (:class:`ExportConfig`), without torch
 ``loading``        TD bots from files, for :func:`agents.load_player`
 =================  ==============================================================
 
