@@ -2,14 +2,15 @@
 
 ``train.py``, ``evaluate.py``, ``export.py`` and ``play.py`` each make one
 :class:`EntryScript`. A mistake in the command line or the settings exits with status 2
-after a short message on stderr: one line (``train.py: error: ...``) for what the script
-checks, Hydra's few lines for an override Hydra cannot apply (``games=abc``, an unknown key).
-Status 1 with a traceback is left for a fault of the program itself.
+after one line on stderr (``train.py: error: ...``): what the script checks itself, and what
+Hydra refuses before the job starts (``games=abc``, an unknown or mistyped key, with the
+closest known names; a run directory that cannot be created). Status 1 with a traceback is
+left for a fault of the program itself.
 
 Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments; their
 schema is a dataclass named ``...Config`` in the ``agents`` module that does the script's work
 (``agents/tournament.py`` ``TournamentConfig``, ``agents/terminal.py`` ``PlayConfig``,
-``agents/td/exporting.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
+``agents/td/export_config.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
 and each algorithm's ``agents/<name>/config.py``, which ``configs/agent/<name>.yaml`` sets).
 The script registers it with Hydra, and the YAML's first comment names it as
 ``path (Class)`` (tests/test_layout.py checks that each named file has its class).
@@ -17,14 +18,22 @@ The script registers it with Hydra, and the YAML's first comment names it as
 
 from __future__ import annotations
 
+import difflib
+import os
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from types import TracebackType
 from typing import NoReturn, TypeVar
 
+from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import OmegaConfBaseException
+from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
 
 EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
+
+# Set, Hydra lets an exception out of its entry point instead of printing it in several lines.
+FULL_ERROR = "HYDRA_FULL_ERROR"
 
 Settings = TypeVar("Settings")
 
@@ -45,10 +54,10 @@ class EntryScript:
         """The settings Hydra composed, as a ``schema`` dataclass (not yet checked): an
         unknown key (``+colour=red``) or an interpolation that does not resolve fails."""
         self.job_started = True
-        known = schema.__dataclass_fields__
+        known = list(schema.__dataclass_fields__)
         unknown = [key for key in cfg if key not in known]
         if unknown:
-            self.fail(f"unknown setting {unknown[0]!r}: the settings are {', '.join(known)}")
+            self.fail(unknown_setting(str(unknown[0]), known))
         try:
             return OmegaConf.to_object(cfg)
         except OmegaConfBaseException as error:
@@ -57,11 +66,92 @@ class EntryScript:
             self.fail(f"{key}: {detail}" if key else detail)
 
     def run(self, main: Callable[[], None]) -> None:
-        """Run a ``@hydra.main`` function. Hydra exits with 1 after its message about an
-        override it cannot apply, before the job starts: a mistake in the command line too."""
+        """Run a ``@hydra.main`` function. What Hydra refuses before the job starts (an
+        override it cannot apply, a run directory it cannot create) is a mistake in the
+        command line: one line and status 2. Exceptions from the job itself propagate."""
+        asked = FULL_ERROR in os.environ  # a user debugging Hydra gets its whole story
+        os.environ[FULL_ERROR] = "1"
         try:
             main()
         except SystemExit as stop:
             if stop.code == 1 and not self.job_started:
                 sys.exit(EXIT_USAGE)
             raise
+        except (HydraException, OSError) as error:
+            task = getattr(main, "__wrapped__", main)  # the function @hydra.main decorated
+            if asked or raised_in(error.__traceback__, task):
+                raise
+            self.fail(hydra_refusal(error))
+        finally:
+            if not asked:
+                os.environ.pop(FULL_ERROR, None)
+
+
+def raised_in(traceback: TracebackType | None, function: Callable) -> bool:
+    """Whether ``function`` was running when the exception of ``traceback`` was raised."""
+    code = getattr(function, "__code__", None)
+    while traceback is not None:
+        if traceback.tb_frame.f_code is code:
+            return True
+        traceback = traceback.tb_next
+    return False
+
+
+def hydra_refusal(error: HydraException | OSError) -> str:
+    """One line for what Hydra refused before the job: an override or the run directory."""
+    cause = error.__cause__
+    if isinstance(cause, (ConfigAttributeError, ConfigKeyError)) and cause.full_key:
+        parent = cause.parent_node
+        return unknown_setting(cause.full_key, parent.keys() if parent is not None else ())
+    if isinstance(cause, OmegaConfBaseException) and getattr(cause, "full_key", None):
+        key = cause.full_key
+        if isinstance(getattr(cause, "child_node", None), DictConfig):
+            return f"{key} is a group of settings: set one as {key}.NAME=VALUE"
+        return wrong_value(key, str(cause).splitlines()[0])
+    if isinstance(error, HydraException):
+        lines = str(error).split("Config search path:")[0].splitlines()
+        return " ".join(line.strip() for line in lines if line.strip())
+    cause = error.strerror or str(error)
+    if last_function(error.__traceback__) == "mkdir":
+        return f"cannot create the run directory: {error.filename}: {cause}"
+    return f"cannot write the run directory: {error.filename}: {cause}"
+
+
+def unknown_setting(key: str, known: Iterable[str]) -> str:
+    """A setting the schema lacks: the closest known names (``difflib``), or all of them."""
+    parent, _, name = key.rpartition(".")
+    prefix = f"{parent}." if parent else ""
+    known = [str(k) for k in known if k != "hydra" or parent]
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    if close:
+        return f"unknown setting {key!r}: did you mean {' or '.join(prefix + k for k in close)}?"
+    within = f" of {parent}" if parent else ""
+    return f"unknown setting {key!r}: the settings{within} are {', '.join(known)}"
+
+
+# OmegaConf's words for a value of the wrong type, and ours: "must be <kind>, got <value>".
+EXPECTED = (
+    (re.compile(r"Value '(.*)' of type '\w+' could not be converted to Integer"), "an integer"),
+    (re.compile(r"Value '(.*)' of type '\w+' could not be converted to Float"), "a number"),
+    (re.compile(r"Value '(.*)' is not a valid bool"), "true or false"),
+)
+
+
+def wrong_value(key: str, detail: str) -> str:
+    """A value Hydra could not give the setting ``key`` (``total_games=abc``)."""
+    for pattern, kind in EXPECTED:
+        found = pattern.match(detail)
+        if found:
+            return f"{key} must be {kind}, got {found.group(1)!r}"
+    if "is not a ListConfig, list or tuple" in detail:
+        return f"{key} must be a list in brackets: {key}=[...]"
+    return f"{key}: {detail}"
+
+
+def last_function(traceback: TracebackType | None) -> str | None:
+    """The name of the function in which the exception of ``traceback`` was raised."""
+    name = None
+    while traceback is not None:
+        name = traceback.tb_frame.f_code.co_name
+        traceback = traceback.tb_next
+    return name

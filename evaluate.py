@@ -5,9 +5,9 @@ how the games were won) and a rating per player, and writes ``results.json`` to 
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
 
 Every setting is checked before the first game. A mistake in the command line or the
-settings exits with status 2 after a short message on stderr: one line for what this script
-checks (an unknown player, ``games=-1``, ``out=`` a directory), Hydra's few lines for an
-override it cannot apply (``games=abc``, an unknown key). The status is 1, with a traceback,
+settings exits with status 2 after one line on stderr, for what this script checks (an
+unknown player, ``games=-1``, ``out=`` a directory) and for what Hydra refuses (``games=abc``,
+an unknown key, a run directory that cannot be created). The status is 1, with a traceback,
 only for a fault of the program itself.
 
 A worker process that is lost (killed, out of memory) costs only the games it was playing:

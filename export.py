@@ -6,7 +6,7 @@ ONNX model of it as well (docs/bot-files.md). ``python export.py --help`` lists 
 
 Every setting is checked before anything is written. A mistake in the command line or the
 settings, or a checkpoint that cannot be read, exits with status 2 after a one-line message
-on stderr (Hydra's few lines for an override it cannot apply, such as ``onnx=maybe``). An
+on stderr (``onnx=maybe`` too: entry.py turns what Hydra refuses into one line). An
 ONNX model that cannot be exported or fails its check against torch is not written, and the
 status is 3. The status is 1, with a traceback, only for a fault of the program itself.
 """
@@ -17,18 +17,7 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
-from agents.td.checkpoint import CheckpointError, network_of, read
-from agents.td.exporting import (
-    ONNX_TOLERANCE,
-    ExportConfig,
-    ExportError,
-    bot_file_difference,
-    check_afterstates,
-    export_bot_file,
-    export_onnx,
-    plan,
-    require_onnx_packages,
-)
+from agents.td.export_config import ExportConfig
 from entry import EntryScript
 
 EXIT_CHECK_FAILED = 3  # the ONNX model does not compute what the network does
@@ -47,6 +36,19 @@ def main(cfg: DictConfig) -> None:
             "checkpoint=runs/default/checkpoints/bot.pt"
         )
     config: ExportConfig = SCRIPT.settings(cfg, ExportConfig)
+    # The export needs torch: imported once the settings stand, not for --help or a mistake.
+    from agents.td.checkpoint import CheckpointError, network_of, read
+    from agents.td.exporting import (
+        ONNX_TOLERANCE,
+        ExportError,
+        bot_file_difference,
+        check_afterstates,
+        export_bot_file,
+        export_onnx,
+        plan,
+        require_onnx_packages,
+    )
+
     try:
         paths = plan(config)
         content = read(paths.checkpoint)

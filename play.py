@@ -7,8 +7,8 @@ Ctrl-C) leaves. Input may be piped: a script of answers plays whole games.
 ``python play.py --help`` lists every setting.
 
 Every setting is checked before the first game. A mistake in the command line or the
-settings exits with status 2 after a short message on stderr (one line for what this script
-checks, Hydra's few lines for an override it cannot apply); leaving a game exits with 0.
+settings exits with status 2 after one line on stderr (``match=abc``, an unknown player);
+leaving a game exits with 0.
 """
 
 from __future__ import annotations

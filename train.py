@@ -9,7 +9,8 @@ a checkpoint.
 An algorithm is one entry of :data:`ALGORITHMS`: its config schema (an
 :class:`agents.runs.RunConfig` dataclass, stored for Hydra as ``/schema/<name>``, which
 ``configs/agent/<name>.yaml`` names in its defaults) and its ``train(config, run_dir,
-logger) -> TrainResult``, from its package ``agents/<name>/``.
+logger) -> TrainResult``, from its package ``agents/<name>/``, imported when a run starts:
+``--help`` and a refused setting load only the schemas, not torch or the engine.
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings, or an unusable checkpoint in the run directory, exits with status 2 after a short
@@ -20,10 +21,10 @@ checkpoint and exits with status 0.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,8 +33,6 @@ from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-import agents.ppo.training
-import agents.td.training
 from agents.curve import draw_learning_curve
 from agents.files import PlayerSpecError, WriteError
 from agents.ppo.config import PPOConfig
@@ -48,18 +47,24 @@ class Algorithm:
     """A training algorithm: its settings' schema and the function that trains.
 
     ``config`` is a :class:`RunConfig` dataclass with the algorithm's own groups (``agent``,
-    ``learner``); ``train(config, run_dir, logger)`` trains in ``run_dir``, resuming what it
-    holds, and raises :class:`ConfigError` or :class:`PlayerSpecError` for a setting or a
-    checkpoint it cannot use, :class:`TrainingDiverged` when training diverges.
+    ``learner``); ``trainer`` names its training function as ``module:function``, imported
+    by :meth:`train` (with torch and the engine) when a run starts.
     """
 
     config: type[RunConfig]
-    train: Callable[[RunConfig, Path, Logger | None], TrainResult]
+    trainer: str
+
+    def train(self, config: RunConfig, run_dir: Path, logger: Logger | None) -> TrainResult:
+        """Train in ``run_dir``, resuming what it holds. Raises :class:`ConfigError` or
+        :class:`PlayerSpecError` for a setting or a checkpoint it cannot use,
+        :class:`TrainingDiverged` when training diverges."""
+        module, _, function = self.trainer.partition(":")
+        return getattr(importlib.import_module(module), function)(config, run_dir, logger)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
-    "td": Algorithm(TDConfig, agents.td.training.train),
-    "ppo": Algorithm(PPOConfig, agents.ppo.training.train),
+    "td": Algorithm(TDConfig, "agents.td.training:train"),
+    "ppo": Algorithm(PPOConfig, "agents.ppo.training:train"),
 }
 """The algorithms by name: ``agent=<name>`` selects ``configs/agent/<name>.yaml`` and this
 entry. Adding one: a package ``agents/<name>/``, that file, and an entry here."""

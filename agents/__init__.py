@@ -2,18 +2,36 @@
 package per learning algorithm (``agents.td``) (docs/formats.md).
 
 Importing this package imports no algorithm and no torch: trained bots play with numpy alone.
+The names below load with their module on first use, so that a module that needs none of
+them (a settings schema, for ``python train.py --help``) does not wait for the engine.
 """
 
-from .arena import GameResults, play_games
-from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
-from .players import Player, RandomPlayer
+from __future__ import annotations
 
-__all__ = [
-    "BUILTIN_NAMES",
-    "GameResults",
-    "Player",
-    "PlayerSpecError",
-    "RandomPlayer",
-    "load_player",
-    "play_games",
-]
+import importlib
+from typing import Any
+
+_HOMES = {
+    "BUILTIN_NAMES": "loading",
+    "GameResults": "arena",
+    "Player": "players",
+    "PlayerSpecError": "loading",
+    "RandomPlayer": "players",
+    "load_player": "loading",
+    "play_games": "arena",
+}
+"""Each public name and the module of this package that defines it."""
+
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'agents' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

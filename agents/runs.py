@@ -16,15 +16,17 @@ import signal
 import threading
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tapa_env.rules import Rules
 
-from .arena import play_games
 from .files import write_bytes_atomically
-from .loading import load_player
-from .players import Player
-from .stats import summarize
+
+if TYPE_CHECKING:
+    from .players import Player
+
+# The arena and the players load where they are used: the schemas alone (for ``python
+# train.py --help``) need neither the engine nor numba.
 
 
 @dataclass
@@ -125,6 +127,9 @@ def evaluate_player(
 ) -> dict:
     """Duplicate-dice games of ``player`` against each opponent in the arena: per opponent
     ``win_rate``, ``ppg`` (points per game) with its ``ppg_ci95``, and ``games``."""
+    from .arena import play_games
+    from .stats import summarize
+
     result: dict[str, Any] = {"games_trained": games_trained}
     for index, (name, opponent) in enumerate(opponents.items()):
         played = play_games((player, opponent), games, seed=seed + EVALUATION_SEED + index)
@@ -193,6 +198,7 @@ def whole(value: Any) -> bool:
 def check_run_config(config: RunConfig) -> Rules:
     """Raise :class:`ConfigError` naming the first shared setting that cannot work; the
     rules the settings name. ``device`` is the algorithm's to check (it may need torch)."""
+    from .loading import load_player
 
     def need(ok: bool, message: str) -> None:
         if not ok:

@@ -6,6 +6,7 @@ runs it on standard input and output; tests run it on strings.
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 from dataclasses import dataclass, fields
@@ -16,6 +17,7 @@ import numpy as np
 
 from tapa_env import NotationError, Play, Position, legal_plays, outcome, parse_play
 from tapa_env.board_text import draw_framed_board
+from tapa_env.notation import OFF, written_counts
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
@@ -24,6 +26,7 @@ from .players import Player, RandomPlayer, Values, choose_one
 DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
 FIRST = ("roll", "you", "bot")
 HINTS_SHOWN = 3
+LISTED_AGAIN = 8  # a play that is not legal lists the legal plays again up to this many
 QUIT_WORDS = ("quit", "exit", "q")
 HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
 
@@ -164,6 +167,21 @@ def display_key(play: Play) -> list[tuple[int, ...]]:
 
 def describe_dice(dice: tuple[int, int]) -> str:
     return f"{dice[0]}-{dice[1]}"
+
+
+def moves_begun(play: Play, counts: tuple[int, ...], position: Position) -> int | None:
+    """How many of ``play``'s moves leave the mover's checkers as ``counts`` (the counts a
+    typed text writes), when some but not all of them do, in any order; else ``None``."""
+    for made in range(1, len(play.moves)):
+        for chosen in itertools.combinations(play.moves, made):
+            after = list(position.own)
+            for source, target in chosen:
+                after[source - 1] -= 1
+                if target != OFF:
+                    after[target - 1] += 1
+            if tuple(after) == counts:
+                return made
+    return None
 
 
 HELP = """\
@@ -419,23 +437,64 @@ class Session:
             try:
                 after = parse_play(answer, position, dice, rules=self.rules)
             except NotationError as error:
-                self.say(str(error))
+                self.refuse(answer, str(error), position, dice, plays)
                 return None
             return next(play for play in plays if play.afterstate == after)
         return None
 
-    def list_plays(self, plays: list[Play], limit: int) -> None:
-        shown = plays[:limit]
-        entries = [f"{number:>3}) {play.text}" for number, play in enumerate(shown, start=1)]
+    def refuse(
+        self,
+        answer: str,
+        message: str,
+        position: Position,
+        dice: tuple[int, int],
+        plays: list[Play],
+    ) -> None:
+        """Say why ``answer`` is no legal play. A text that cannot be read, or moves that
+        cannot be made, get the notation's ``message``; the first moves of legal plays, how
+        many moves they make and the plays that begin with them; other moves, the legal
+        plays again when they are few. Lists break between plays, never inside one."""
+        try:
+            counts = written_counts(answer, position, dice)
+        except NotationError:
+            self.say(message)
+            return
+        typed, roll = answer.strip(), describe_dice(dice)
+        begun = {}  # the number of each play that the text begins: how many moves it makes
+        for number, play in enumerate(plays, start=1):
+            made = None if counts is None else moves_begun(play, counts, position)
+            if made is not None:
+                begun[number] = made
+        if begun:
+            number, made = next(iter(begun.items()))
+            needed = len(plays[number - 1].moves)
+            self.say(f"{typed!r} is incomplete: it makes {made} of the {needed} moves of {roll}.")
+            self.say("The plays that begin with it:")
+            self.list_plays(plays, self.config.show_plays, list(begun))
+        elif len(plays) > LISTED_AGAIN:
+            self.say(
+                f"{typed!r} is not a legal play of {roll} here: there are {len(plays)} legal "
+                "plays; list shows them all."
+            )
+        else:
+            self.say(f"{typed!r} is not a legal play of {roll} here. The legal plays:")
+            self.list_plays(plays, len(plays))
+
+    def list_plays(self, plays: list[Play], limit: int, numbers: list[int] | None = None) -> None:
+        """Lay out at most ``limit`` plays in columns, each with its number in the turn's list;
+        ``numbers`` picks some of them (all by default)."""
+        numbers = numbers or list(range(1, len(plays) + 1))
+        entries = [f"{number:>3}) {plays[number - 1].text}" for number in numbers[:limit]]
         column = max(len(entry) for entry in entries) + 2
         columns = max(1, min(len(entries), self.width // column))
         rows = -(-len(entries) // columns)
         for row in range(rows):
             line = "".join(entries[i].ljust(column) for i in range(row, len(entries), rows))
             self.say(line.rstrip())
-        if len(plays) > limit:
+        if len(numbers) > limit:
             self.say(
-                f"  ... and {len(plays) - limit} more: type list to see them all, or type the play."
+                f"  ... and {len(numbers) - limit} more: type list to see them all, or type the "
+                "play."
             )
 
     def hint(self, position: Position, dice: tuple[int, int], plays: list[Play]) -> None:

@@ -1,38 +1,70 @@
 """Tapa (Plakoto): the exact rules in a batched engine.
 
 Positions are always seen from the side to move (docs/rules.md, "Board and frame").
+
+Importing the package registers the Gymnasium environments and nothing more: the names below
+load with their module on first use, so that what needs only a light module (the settings'
+schemas need ``tapa_env.rules``; ``python train.py --help`` needs no more) does not wait for
+the engine and numba.
 """
 
-from .envs import TapaEnv, TapaVectorEnv
-from .game import legal_afterstates, outcome
-from .layout import ROW_WIDTH, flip, initial_rows
-from .movegen import generate_afterstates
-from .notation import NotationError, Play, legal_plays, parse_play, play_text
-from .outcome import Outcome, outcomes
-from .position import Position, PositionError
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import Any
+
 from .registration import register_environments
-from .rules import DEFAULT_RULES, Rules
 
 register_environments()
 
-__all__ = [
-    "DEFAULT_RULES",
-    "ROW_WIDTH",
-    "NotationError",
-    "Outcome",
-    "Play",
-    "Position",
-    "PositionError",
-    "Rules",
-    "TapaEnv",
-    "TapaVectorEnv",
-    "flip",
-    "generate_afterstates",
-    "initial_rows",
-    "legal_afterstates",
-    "legal_plays",
-    "outcome",
-    "outcomes",
-    "parse_play",
-    "play_text",
-]
+_HOMES = {
+    "DEFAULT_RULES": "rules",
+    "ROW_WIDTH": "layout",
+    "NotationError": "notation",
+    "Outcome": "outcome",
+    "Play": "notation",
+    "Position": "position",
+    "PositionError": "position",
+    "Rules": "rules",
+    "TapaEnv": "envs",
+    "TapaVectorEnv": "envs",
+    "flip": "layout",
+    "generate_afterstates": "movegen",
+    "initial_rows": "layout",
+    "legal_afterstates": "game",
+    "legal_plays": "notation",
+    "outcome": "game",
+    "outcomes": "outcome",
+    "parse_play": "notation",
+    "play_text": "notation",
+}
+"""Each public name and the module of this package that defines it."""
+
+__all__ = list(_HOMES)
+
+
+class _Package(types.ModuleType):
+    """The type of this package's module. Loading a submodule sets it as an attribute of the
+    package; the submodule ``outcome`` must not hide the function ``outcome`` (of ``game``)
+    that way, so a submodule named like a public name is not set (``sys.modules`` has it)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not (name in _HOMES and isinstance(value, types.ModuleType)):
+            super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module 'tapa_env' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

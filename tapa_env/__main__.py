@@ -1,6 +1,8 @@
 """Play one game of uniformly random legal moves and print it: ``python -m tapa_env``.
 
-python -m tapa_env [--seed N] [--boards]
+python -m tapa_env [--seed N] [--boards] [--max-turns N]
+
+A seed below 0 or a turn limit below 1 is a usage error: one line, exit status 2.
 """
 
 from __future__ import annotations
@@ -16,13 +18,37 @@ from .notation import legal_plays
 from .position import Position
 
 
+def whole_number(least: int):
+    """An argparse type: an integer of at least ``least``, or a usage error naming the value
+    (argparse then exits with status 2)."""
+    kind = {0: "a non-negative integer", 1: "a positive integer"}.get(least, f"at least {least}")
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"must be {kind}, got {value}")
+        return value
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tapa_env", description="Play and print one random game of Tapa."
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the choices")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(0),
+        default=0,
+        help="seed of the dice and the choices, 0 or more",
+    )
     parser.add_argument("--boards", action="store_true", help="draw the board after every turn")
-    parser.add_argument("--max-turns", type=int, default=2000, help="stop a game this long")
+    parser.add_argument(
+        "--max-turns", type=whole_number(1), default=2000, help="stop a game this long"
+    )
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)

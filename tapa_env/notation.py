@@ -428,3 +428,14 @@ def parse_play(
     if counts is None:
         raise NotationError(f"'pass' is not allowed with {roll} here: {listing}")
     raise NotationError(f"{text.strip()!r} is not a legal play of {roll} here: {listing}")
+
+
+def written_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[int, ...] | None:
+    """The mover's checker counts on points 1 to 24 after the moves ``text`` writes, read as
+    :func:`parse_play` reads them, whether or not they make a whole legal play (the first
+    moves of one, say); ``None`` for ``pass``.
+
+    Raises :class:`NotationError` for a text that cannot be read or moves that cannot be made
+    (a step no die of the roll gives, a checker the point does not hold).
+    """
+    return _net_counts(text, position, check_dice(dice))

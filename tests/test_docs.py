@@ -168,3 +168,56 @@ def test_the_formats_document_names_every_key_of_results_json():
 @pytest.mark.parametrize("heading", ["## Checkpoints and bot files", "## `results.json`"])
 def test_the_formats_document_has_its_sections(heading):
     assert heading in FORMATS_DOC.read_text()
+
+
+README = ROOT / "README.md"
+
+
+def readme_section(heading: str) -> str:
+    """The README's text under ``heading`` (such as ``## Training``), up to the next heading
+    of the same level or above."""
+    text = README.read_text()
+    level = len(heading.split(" ")[0])
+    start = text.index(f"\n{heading}\n") + 1
+    found = re.compile(rf"^#{{1,{level}}} ", re.M).search(text, start + len(heading))
+    return text[start : found.start() if found else len(text)]
+
+
+def test_the_readme_says_data_parallel_ranks_average_their_updates_once_a_round():
+    """As agents/distributed.py does: one all-reduce of the weights and Adam's moments after
+    each round of minibatch steps, no averaging of gradients."""
+    code = (ROOT / "agents" / "distributed.py").read_text()
+    assert "def average_update" in code and "grad" not in code
+    scale_out = readme_section("## Scale out")
+    assert "average their updates" in scale_out
+    assert not re.search(r"average\w*\s+(their\s+|the\s+)?gradients", scale_out)
+
+
+def win_rates(table_text: str) -> dict[str, float]:
+    """The first win rate of each bot's row in a README table: ``| `bot` | 84.0% | ...``."""
+    rows = re.findall(r"^\| `(\w+)` \| (\d+\.\d)% \|", table_text, re.M)
+    return {name: float(win) for name, win in rows}
+
+
+def test_the_readme_gives_the_default_runs_win_rates_as_ranges_that_hold_every_measurement():
+    """One machine's figures are no floor: the README states the range that default runs
+    gave, and every default-run figure it shows lies in it, as does its opening claim."""
+    training = readme_section("## Training")
+    ranges = {
+        name: (float(low), float(high))
+        for low, high, name in re.findall(r"(\d+\.\d)-(\d+\.\d)%\s+against\s+`(\w+)`", training)
+    }
+    assert set(ranges) == {"offensive", "defensive", "adaptive"}
+    measured = [
+        win_rates(readme_section("### TD against PPO")),  # its first column is TD's default run
+        win_rates(readme_section("### How it learns").split("| default run vs |")[1]),
+    ]
+    for figures in measured:
+        for name, (low, high) in ranges.items():
+            assert low <= figures[name] <= high, (name, figures[name], (low, high))
+    set_up = readme_section("## Set up")
+    low, high = map(int, re.search(r"(\d+)-(\d+)% against\s+the `offensive`", set_up).groups())
+    assert low <= ranges["offensive"][0] and ranges["offensive"][1] <= high
+    assert low <= ranges["adaptive"][0] and ranges["adaptive"][1] <= high
+    about = int(re.search(r"about (\d+)% of its games against the `defensive`", set_up).group(1))
+    assert ranges["defensive"][0] - 1 <= about <= ranges["defensive"][1] + 1

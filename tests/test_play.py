@@ -20,7 +20,7 @@ from boards import board
 
 from agents import load_player
 from agents import terminal as play
-from tapa_env import Position, outcome
+from tapa_env import Position, legal_plays, outcome
 from tapa_env.board_text import draw_framed_board, pip_counts
 from tapa_env.outcome import Outcome
 from tapa_env.rules import DEFAULT_RULES
@@ -120,6 +120,53 @@ def test_mistakes_at_the_prompt_get_a_message_and_a_new_prompt():
     assert f"You play {plays[0]}. Enter confirms it" in text
     assert "random rolls" in text  # the game went on to the bot's turn
     assert "Traceback" not in text
+
+
+def answer_to(typed: str, width: int = 100) -> tuple[str, list[str]]:
+    """What the prompt answers to ``typed`` on the first turn of seed 5 (you start with 5-5):
+    its sentences, and the plays it lists (entries ``N) text`` in their numbers' order), each
+    line checked to hold whole entries within ``width``."""
+    config = play.PlayConfig(opponent="random", seed=5, first="you")
+    config, opponent, hinter, rules = play.check_config(config)
+    out = io.StringIO()
+    answers = io.StringIO(f"{typed}\n")
+    play.Session(config, opponent, hinter, rules, answers, out, width=width).run()
+    answer = out.getvalue().split(f"Your play (5-5): {typed}\n")[1].split("Your play")[0]
+    sentences, entries = [], []
+    for line in answer.splitlines():
+        if re.match(r"\s+\d+\) ", line):
+            assert len(line) <= width, line
+            entries += [entry.strip() for entry in re.split(r"\s{2,}", line.strip())]
+        else:
+            sentences.append(line)
+    return "\n".join(sentences), sorted(entries, key=lambda entry: int(entry.split(")")[0]))
+
+
+def test_an_incomplete_play_says_how_many_moves_it_makes_and_what_could_follow():
+    plays = first_plays(seed=5)  # 5-5, the order of the turn's list
+    assert len(plays) > 1
+    sentences, entries = answer_to("24/19 24/19")
+    assert "'24/19 24/19' is incomplete: it makes 2 of the 4 moves of 5-5." in sentences
+    assert "The plays that begin with it:" in sentences and "not a legal" not in sentences
+    moves = {play.text: play.moves for play in legal_plays(Position.initial(), (5, 5))}
+    begun = [text for text in plays if moves[text].count((24, 19)) >= 2]
+    assert 0 < len(begun) < len(plays)  # some plays begin otherwise
+    assert entries == [f"{plays.index(text) + 1}) {text}" for text in begun]
+
+    sentences, entries = answer_to("24/19/14")  # a chain: two of one checker's moves
+    assert "'24/19/14' is incomplete: it makes 2 of the 4 moves of 5-5." in sentences
+    assert entries == [
+        f"{number}) {text}"
+        for number, text in enumerate(plays, start=1)
+        if moves[text].count((24, 19)) >= 1 and (19, 14) in moves[text]
+    ]
+
+
+def test_a_play_that_is_no_legal_play_lists_the_plays_breaking_only_between_them():
+    plays = first_plays(seed=5)
+    sentences, entries = answer_to("24/19/14/9/4/off", width=50)  # five moves of 5-5
+    assert "'24/19/14/9/4/off' is not a legal play of 5-5 here." in sentences
+    assert entries == [f"{number}) {text}" for number, text in enumerate(plays, start=1)]
 
 
 def test_a_play_typed_in_notation_is_played():

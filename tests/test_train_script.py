@@ -164,3 +164,24 @@ def test_sigterm_writes_a_checkpoint_and_says_how_to_resume(tmp_path):
     games = read(last)["games_trained"]
     assert 100 <= games < 100000
     assert f"stopped at {games} games" in out.decode()
+
+
+@pytest.mark.parametrize("arguments", [["--help"], ["agent=ppo", "--help"], ["total_games=abc"]])
+def test_help_and_a_refused_setting_load_neither_torch_nor_the_engine(arguments):
+    """What ``--help`` or a refused setting needs is the settings' schemas: torch, numba (the
+    engine) and matplotlib load with the training code, when a run starts."""
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = ['train.py', *{arguments!r}]\n"
+        "try:\n"
+        "    runpy.run_path('train.py', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    status = stop.code\n"
+        "heavy = sorted({'torch', 'numba', 'matplotlib'} & set(sys.modules))\n"
+        "print(status, heavy)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    status = 2 if "total_games=abc" in arguments else 0
+    assert done.stdout.splitlines()[-1] == f"{status} []", done.stderr

@@ -12,9 +12,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from tapa_env.encoding import ENCODINGS
-
-from ..loading import BUILTIN_NAMES
 from ..runs import ConfigError, RunConfig, check_run_config
 
 ACTIVATIONS = ("tanh", "relu")
@@ -132,6 +129,10 @@ def hidden_widths(hidden: Any) -> tuple[int, ...]:
 
 def check_config(config: PPOConfig) -> None:
     """Raise :class:`ConfigError` naming the first setting that cannot work."""
+    # Here, not above: the schemas alone (train.py --help) need neither the engine nor numba.
+    from tapa_env.encoding import ENCODINGS
+
+    from ..loading import BUILTIN_NAMES
 
     def need(ok: bool, message: str) -> None:
         if not ok:

@@ -14,13 +14,25 @@ module             what it holds
 ``checkpoint``     training checkpoints (torch)
 ``bot_file``       exported bot files (numpy only)
 ``exporting``      checkpoint -> bot file and ONNX model (``export.py``)
+``export_config``  the settings of ``export.py`` (:class:`ExportConfig`), without torch
 ``loading``        TD bots from files, for :func:`agents.load_player`
 =================  ==============================================================
 
 Importing this package imports neither torch nor the training code: a trained bot plays
-with numpy alone.
+with numpy alone. ``TDPlayer`` loads on first use, so that the settings (``config``) load
+without the engine.
 """
 
-from .player import TDPlayer
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["TDPlayer"]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "TDPlayer":
+        raise AttributeError(f"module 'agents.td' has no attribute {name!r}")
+    from .player import TDPlayer
+
+    return TDPlayer

@@ -12,10 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
-
 from ..runs import ConfigError, RunConfig, check_run_config, whole
-from .network import INITS, NetworkShape
 
 SCHEDULES = ("constant", "linear", "cosine")
 OPTIMIZERS = ("adam", "sgd")
@@ -68,6 +65,9 @@ class TDConfig(RunConfig):
 
 def check_config(config: TDConfig) -> None:
     """Raise :class:`~agents.runs.ConfigError` naming the first setting that cannot work."""
+    import torch  # here, not above: the schemas alone (train.py --help) need no torch
+
+    from .network import INITS, NetworkShape
 
     def need(ok: bool, message: str) -> None:
         if not ok:

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from omegaconf import MISSING
 
 from tapa_env import generate_afterstates
 from tapa_env.encoding import get_encoding
@@ -35,6 +34,7 @@ from ..files import first_line, publish, write_atomically
 from ..tournament import ConfigError, check_output_path
 from . import bot_file
 from .checkpoint import network_of, rules_of, shape_of
+from .export_config import ExportConfig
 from .network import TDNetwork
 
 ONNX_SUFFIX = ".onnx"
@@ -52,23 +52,6 @@ CHECK_AFTERSTATES = 4096
 
 class ExportError(ValueError):
     """A setting or a file that cannot be exported; the one-line message names it."""
-
-
-@dataclass
-class ExportConfig:
-    """The settings of ``python export.py`` (``configs/export.yaml``).
-
-    Attributes:
-        checkpoint: the training checkpoint to export (``last.pt`` or ``bot.pt`` of a run).
-        out: the bot file to write, ending in ``.npz``; ``None``: the checkpoint's path with
-            the extension ``.npz``.
-        onnx: also write an ONNX model of the network, to ``out`` with the extension
-            ``.onnx``.
-    """
-
-    checkpoint: str = MISSING
-    out: str | None = None
-    onnx: bool = False
 
 
 @dataclass(frozen=True)
