@@ -72,11 +72,21 @@ def main() -> None:
     if reason:
         sys.exit(f"web_bot.py: error: {reason}")
     page_path = args.page or default_page()
+    if not (WEB / page_path).is_file():
+        parser.error(f"--page {page_path}: no such file in {WEB}")
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     with static_server() as server, chromium() as browser:
         start = time.perf_counter()
         page, errors = open_page(browser, server.url + page_path)
-        page.wait_for_function("window.tapa && window.tapa.ready", timeout=60_000)
+        try:
+            page.wait_for_function("window.tapa && window.tapa.ready", timeout=60_000)
+        except PlaywrightTimeout:
+            sys.exit(
+                f"web_bot.py: error: {page_path}: window.tapa was not ready after 60 s"
+                + (f" ({errors[0]})" if errors else "")
+            )
         ready = time.perf_counter() - start
         loaded = dict(server.served)
         print(f"{page_path}: window.tapa ready {ready * 1000:.0f} ms after opening")
