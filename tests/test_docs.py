@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RULES_DOC = ROOT / "docs" / "rules.md"
 FORMATS_DOC = ROOT / "docs" / "formats.md"
 SKIPPED_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", "outputs"}
-SKIPPED_DIRS |= {"multirun", "runs", "build"}
+SKIPPED_DIRS |= {"multirun", "runs", "build", "node_modules"}
 TEXT_SUFFIXES = {".py", ".md", ".yaml", ".yml", ".toml", ".txt", ".cfg", ".ini", ".sh"}
 # A path into a folder beside the repository (split so that this file does not match itself).
 OUTSIDE = re.compile(r"\.\./shar" r"ed\b|(?<![\w.-])shar" r"ed/|([\"'])shar" r"ed\1")

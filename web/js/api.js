@@ -1,0 +1,51 @@
+/**
+ * `window.tapa`: the page's functions for tests and app developers (docs/web.md, "The bot and
+ * window.tapa"). The rules are there at once; `choose` and `rank` once the bot has loaded:
+ *
+ *   installApi(null);             // the rules now
+ *   installApi(await loadBot());  // and the bot; window fires "tapa:ready"
+ */
+
+import { DEFAULT_LEVEL, LEVELS } from "./bot.js";
+import {
+  flipPosition,
+  initialPosition,
+  legalPlays,
+  notatedPlays,
+  outcome,
+  positionKey,
+} from "./tapa.js";
+
+/** The version of `window.tapa`; raised by a change that breaks its callers. */
+export const API_VERSION = 1;
+
+/**
+ * Set `window.tapa` (or replace it) for `bot`, a `Bot` of web/js/bot.js, or `null` while it
+ * loads; with a bot, fire the event `tapa:ready` on `window`. Returns the object.
+ */
+export function installApi(bot) {
+  const notReady = async () => {
+    throw new Error("the bot is still loading: wait for window.tapa.ready (event tapa:ready)");
+  };
+  const api = Object.freeze({
+    version: API_VERSION,
+    ready: bot !== null && bot !== undefined,
+    levels: LEVELS,
+    defaultLevel: DEFAULT_LEVEL,
+    legalPlays,
+    outcome,
+    notatedPlays,
+    positionKey,
+    flipPosition,
+    initialPosition,
+    choose: bot ? (position, dice, level) => bot.choose(position, dice, level) : notReady,
+    rank: bot
+      ? (position, dice, level, count) => bot.rank(position, dice, level, count)
+      : notReady,
+  });
+  globalThis.tapa = api;
+  if (bot && typeof globalThis.dispatchEvent === "function") {
+    globalThis.dispatchEvent(new Event("tapa:ready"));
+  }
+  return api;
+}

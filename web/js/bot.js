@@ -1,0 +1,342 @@
+/**
+ * The bot: the exported networks (web/models, docs/bot-files.md) run by onnxruntime-web, and
+ * the levels the page offers. Every level plays exactly as a Python player that
+ * `agents.load_player` names (its `player`), which tests/test_web_bot.py checks position by
+ * position:
+ *
+ * - 1-ply: every legal afterstate of the roll, encoded (web/js/encoding.js) and valued in one
+ *   batch; the highest equity wins, the first in the order of `legalPlays` on a tie
+ *   (agents/td/player.py).
+ * - 2-ply: the `CANDIDATES` best afterstates by 1-ply, then for each that does not end the
+ *   game every one of the opponent's 21 rolls and its best reply (valued by the network from
+ *   the opponent's side, or exactly where the reply ends the game); a candidate is worth minus
+ *   the opponent's expected best, the rolls weighted 1/36 and 2/36 (agents/td/search.py). All
+ *   replies of all candidates are valued in one batch.
+ *
+ * onnxruntime-web (installed by `npm ci` in web/) is imported when `loadBot` is called, so
+ * importing this module costs nothing.
+ */
+
+import { encodeMany, ENCODINGS } from "./encoding.js";
+import { notatedPlays } from "./notation.js";
+import { flipPosition } from "./position.js";
+import { checkRules, legalPlays, outcome } from "./rules.js";
+
+/** The folder of onnxruntime-web's files, relative to web/, and the build the bot imports:
+ * the WebAssembly backend alone, as an ES module. */
+export const ORT_FOLDER = "node_modules/onnxruntime-web/dist/";
+export const ORT_MODULE = "ort.wasm.min.mjs";
+/** The folder of the models, relative to web/: NAME.json describes NAME.onnx. */
+export const MODELS_FOLDER = "models/";
+/** How many afterstates the 2-ply search looks deeper at: agents.td.TDPlayer's default. */
+export const CANDIDATES = 4;
+/** The outcomes a model's output gives, in order (docs/bot-files.md, "The output"). */
+export const OUTCOMES = Object.freeze(["win", "win_double", "draw", "lose", "lose_double"]);
+
+/** The 21 distinct rolls and their probabilities, in the order of agents/td/search.py. */
+const ROLLS = [];
+for (let a = 1; a <= 6; a++) {
+  for (let b = a; b <= 6; b++) ROLLS.push({ dice: [a, b], weight: (a === b ? 1 : 2) / 36 });
+}
+
+/**
+ * The levels, weakest first. `model` is the network (web/models/MODEL.onnx), `ply` the search
+ * depth (at 2-ply, `candidates` the plays searched deeper) and `player` the Python player that
+ * plays the same (`agents.load_player(player)`).
+ */
+export const LEVELS = Object.freeze(
+  [
+    {
+      id: "novice",
+      label: "Novice",
+      description: "a network after only 2,000 self-play games, 1-ply",
+      model: "tapa-novice",
+      ply: 1,
+      player: "checkpoints/tapa-novice.pt",
+    },
+    {
+      id: "1ply",
+      label: "1-ply",
+      description: "the shipped network, the best play by its equity",
+      model: "tapa-td",
+      ply: 1,
+      player: "checkpoints/tapa-td.pt",
+    },
+    {
+      id: "2ply",
+      label: "2-ply",
+      description: "the shipped network, looking one roll further for its best 4 plays",
+      model: "tapa-td",
+      ply: 2,
+      candidates: CANDIDATES,
+      player: "checkpoints/tapa-td.pt@2ply",
+    },
+  ].map((level) => Object.freeze(level)),
+);
+
+/** The level a page plays at unless told otherwise: the strongest whose reply takes well
+ * under 100 ms in headless Chromium (docs/web.md gives the figures). */
+export const DEFAULT_LEVEL = "2ply";
+
+/** A model or level that cannot be used; the one-line message says why. */
+export class BotError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "BotError";
+  }
+}
+
+function levelOf(id) {
+  const level = LEVELS.find((known) => known.id === id);
+  if (!level) {
+    const known = LEVELS.map((each) => each.id).join(", ");
+    throw new BotError(`unknown level ${JSON.stringify(id)}; choose one of ${known}`);
+  }
+  return level;
+}
+
+/** The points of an outcome, from the side whose frame the position is in. */
+function outcomePoints(result) {
+  return result.winner * result.points;
+}
+
+/** The five outcome probabilities of a finished game, all on its result. */
+function exactChances(result) {
+  const chances = Object.fromEntries(OUTCOMES.map((name) => [name, 0]));
+  if (result.winner === 0) chances.draw = 1;
+  else chances[(result.winner > 0 ? "win" : "lose") + (result.points === 2 ? "_double" : "")] = 1;
+  return chances;
+}
+
+async function sha256(bytes) {
+  const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchOk(url) {
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new BotError(`${url}: could not be fetched: ${error.message}`);
+  }
+  if (!response.ok) throw new BotError(`${url}: HTTP ${response.status} ${response.statusText}`);
+  return response;
+}
+
+/**
+ * One network: its ONNX session and its description (web/models/NAME.json). Runs are queued:
+ * one session runs one batch at a time.
+ */
+class Network {
+  constructor(ort, session, description) {
+    this.ort = ort;
+    this.session = session;
+    this.description = description;
+    this.metadata = description.metadata;
+    this.encoding = ENCODINGS[this.metadata.encoding];
+    this.rules = checkRules(this.metadata.rules);
+    this.points = Float64Array.from(this.metadata.network.outcome_points);
+    this.queue = Promise.resolve();
+  }
+
+  /** Load web/models/NAME.onnx as NAME.json describes it, checked. */
+  static async load(ort, base, name) {
+    const describedAt = new URL(`${MODELS_FOLDER}${name}.json`, base);
+    const description = await (await fetchOk(describedAt)).json();
+    const metadata = description.metadata ?? {};
+    const encoding = ENCODINGS[metadata.encoding];
+    if (!encoding || encoding.version !== metadata.encoding_version) {
+      throw new BotError(
+        `${describedAt}: encoding ${metadata.encoding} (${metadata.encoding_version}) is not ` +
+          `one of ${Object.values(ENCODINGS).map((e) => e.version).join(", ")}`,
+      );
+    }
+    if (metadata.network?.input_size !== encoding.size) {
+      throw new BotError(
+        `${describedAt}: the network takes ${metadata.network?.input_size} features, ` +
+          `but ${encoding.version} has ${encoding.size}`,
+      );
+    }
+    const outcomes = metadata.network?.outcomes ?? [];
+    if (outcomes.join(",") !== OUTCOMES.join(",")) {
+      throw new BotError(`${describedAt}: outcomes ${outcomes} are not ${OUTCOMES}`);
+    }
+    const modelAt = new URL(description.model, describedAt);
+    const bytes = await (await fetchOk(modelAt)).arrayBuffer();
+    if (bytes.byteLength !== description.bytes) {
+      throw new BotError(`${modelAt}: ${bytes.byteLength} bytes, ${description.bytes} expected`);
+    }
+    // crypto.subtle exists in secure contexts only (https, localhost); elsewhere the length
+    // above is the check.
+    if (globalThis.crypto?.subtle && (await sha256(bytes)) !== description.sha256) {
+      throw new BotError(`${modelAt}: its SHA-256 is not the one ${describedAt} gives`);
+    }
+    const session = await ort.InferenceSession.create(new Uint8Array(bytes), {
+      executionProviders: ["wasm"],
+      graphOptimizationLevel: "all",
+    });
+    return new Network(ort, session, description);
+  }
+
+  /** The outcome probabilities of `positions` (each from the side that just moved): a
+   * Float32Array of `positions.length * 5`, one batch, one run of the session. */
+  probabilities(positions) {
+    const run = this.queue.then(async () => {
+      const size = this.encoding.size;
+      const features = encodeMany(positions, this.encoding.name);
+      const input = new this.ort.Tensor("float32", features, [positions.length, size]);
+      const { input: inputName, output: outputName } = this.description;
+      const result = await this.session.run({ [inputName]: input });
+      const output = result[outputName];
+      const data = output.data;
+      input.dispose?.();
+      output.dispose?.();
+      return data;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** The equity (expected points for the side that just moved) of row `i`, rounded to
+   * float32 as Python's are: plays the network values at a sure result (exactly -2 or 2 in
+   * float32) then tie, and the first is played, as in Python. */
+  equity(probabilities, i) {
+    let total = 0;
+    for (let k = 0; k < OUTCOMES.length; k++) total += this.points[k] * probabilities[5 * i + k];
+    return Math.fround(total);
+  }
+}
+
+/** Indices of the `count` highest `scores`, best first; the first index on a tie. */
+function ranked(scores, count) {
+  const order = [...scores.keys()].filter((i) => scores[i] > -Infinity);
+  order.sort((a, b) => scores[b] - scores[a] || a - b);
+  return order.slice(0, count);
+}
+
+/** The bot: `loadBot()` makes one. */
+export class Bot {
+  constructor(ort, networks) {
+    this.ort = ort;
+    this.networks = networks;
+    this.levels = LEVELS;
+    this.defaultLevel = DEFAULT_LEVEL;
+  }
+
+  /** The description of a model (web/models/NAME.json) by name. */
+  model(name) {
+    return this.networks.get(name).description;
+  }
+
+  /**
+   * Every afterstate of the turn and what the level thinks of them: `scores` (what it chooses
+   * by: the 1-ply equity, or at 2-ply the 2-ply equity of the candidates and -Infinity for the
+   * others) and the 1-ply `probabilities`.
+   */
+  async evaluate(plays, level) {
+    const network = this.networks.get(level.model);
+    const probabilities = await network.probabilities(plays);
+    const oneply = Float64Array.from(plays, (_, i) => network.equity(probabilities, i));
+    if (level.ply === 1) return { scores: oneply, probabilities };
+    const scores = new Float64Array(plays.length).fill(-Infinity);
+    const candidates = ranked(oneply, level.candidates);
+    const replies = [];
+    const searches = []; // {index, rolls: [[first reply, last reply + 1] for each roll]}
+    for (const index of candidates) {
+      const result = outcome(plays[index], network.rules);
+      if (result) {
+        scores[index] = outcomePoints(result);
+        continue;
+      }
+      const opponent = flipPosition(plays[index]);
+      const rolls = ROLLS.map(({ dice }) => {
+        const start = replies.length;
+        replies.push(...legalPlays(opponent, dice, network.rules));
+        return [start, replies.length];
+      });
+      searches.push({ index, rolls });
+    }
+    if (replies.length) {
+      const values = await network.probabilities(replies);
+      for (const { index, rolls } of searches) {
+        let expected = 0;
+        rolls.forEach(([start, stop], r) => {
+          let best = -Infinity;
+          for (let i = start; i < stop; i++) {
+            const ended = outcome(replies[i], network.rules);
+            const value = ended ? outcomePoints(ended) : network.equity(values, i);
+            if (value > best) best = value;
+          }
+          expected += best * ROLLS[r].weight;
+        });
+        scores[index] = -expected;
+      }
+    }
+    return { scores, probabilities };
+  }
+
+  /** The afterstate the level plays: one of `legalPlays(position, dice)`. */
+  async choose(position, dice, level = DEFAULT_LEVEL) {
+    const chosen = levelOf(level);
+    const plays = legalPlays(position, dice, this.networks.get(chosen.model).rules);
+    if (plays.length === 1) return plays[0];
+    const { scores } = await this.evaluate(plays, chosen);
+    return plays[ranked(scores, 1)[0]];
+  }
+
+  /**
+   * The level's best `count` plays, best first (the first is the one `choose` plays):
+   * `[{afterstate, text, equity, chances}]`. `equity` is the expected points for the mover
+   * (exact for a play that ends the game); `chances` the five outcome probabilities at
+   * 1-ply, `null` at 2-ply. At 2-ply only the level's `candidates` searched plays are ranked.
+   */
+  async rank(position, dice, level = DEFAULT_LEVEL, count = 5) {
+    const chosen = levelOf(level);
+    const network = this.networks.get(chosen.model);
+    const plays = notatedPlays(position, dice, network.rules);
+    const afterstates = plays.map((play) => play.afterstate);
+    const { scores, probabilities } = await this.evaluate(afterstates, chosen);
+    return ranked(scores, count).map((i) => {
+      const ended = outcome(afterstates[i], network.rules);
+      let chances = null;
+      if (chosen.ply === 1) {
+        chances = ended
+          ? exactChances(ended)
+          : Object.fromEntries(OUTCOMES.map((name, k) => [name, probabilities[5 * i + k]]));
+      }
+      return {
+        afterstate: afterstates[i],
+        text: plays[i].text,
+        equity: ended ? outcomePoints(ended) : scores[i],
+        chances,
+      };
+    });
+  }
+}
+
+/**
+ * Load onnxruntime-web and every model the levels use; resolves to a `Bot` ready to play.
+ *
+ * @param {URL|string} [baseUrl] the URL of the web/ folder (where js/, models/ and
+ *   node_modules/ are); by default the folder above this module.
+ */
+export async function loadBot(baseUrl = new URL("../", import.meta.url)) {
+  const base = new URL(baseUrl, globalThis.location?.href);
+  const ortFolder = new URL(ORT_FOLDER, base);
+  let ort;
+  try {
+    ort = await import(new URL(ORT_MODULE, ortFolder).href);
+  } catch (error) {
+    throw new BotError(
+      `onnxruntime-web could not be loaded from ${ortFolder} (run \`npm ci\` in web/): ` +
+        error.message,
+    );
+  }
+  ort.env.wasm.wasmPaths = ortFolder.href;
+  ort.env.wasm.numThreads = 1; // a plain static server gives no cross-origin isolation
+  ort.env.logLevel = "error";
+  const names = [...new Set(LEVELS.map((level) => level.model))];
+  const loaded = await Promise.all(names.map((name) => Network.load(ort, base, name)));
+  return new Bot(ort, new Map(names.map((name, i) => [name, loaded[i]])));
+}
