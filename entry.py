@@ -4,8 +4,10 @@
 :class:`EntryScript`. A mistake in the command line or the settings exits with status 2
 after one line on stderr (``train.py: error: ...``): what the script checks itself, and what
 Hydra refuses before the job starts (``games=abc``, an unknown or mistyped key, with the
-closest known names; a run directory that cannot be created). Status 1 with a traceback is
-left for a fault of the program itself.
+closest known names; a run directory that cannot be created). A file that cannot be
+written (a full disk, a file-size limit, a read-only folder) exits with status 1 after one
+line naming it and the cause. Status 1 with a traceback is left for a fault of the program
+itself.
 
 Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments; their
 schema is a dataclass named ``...Config`` in the ``agents`` module that does the script's work
@@ -30,7 +32,10 @@ from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
 
+from agents.files import WriteError
+
 EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
+EXIT_WRITE_FAILED = 1  # a file could not be written (the message names it and the cause)
 
 # Set, Hydra lets an exception out of its entry point instead of printing it in several lines.
 FULL_ERROR = "HYDRA_FULL_ERROR"
@@ -77,6 +82,8 @@ class EntryScript:
             if stop.code == 1 and not self.job_started:
                 sys.exit(EXIT_USAGE)
             raise
+        except WriteError as error:  # a full disk, a file-size limit, a read-only folder
+            self.fail(str(error), EXIT_WRITE_FAILED)
         except (HydraException, OSError) as error:
             task = getattr(main, "__wrapped__", main)  # the function @hydra.main decorated
             if asked or raised_in(error.__traceback__, task):

@@ -28,6 +28,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from tqdm import tqdm
 
+from agents.files import write_bytes_atomically
 from agents.loading import PlayerSpecError
 from agents.tournament import (
     ConfigError,
@@ -69,9 +70,8 @@ def main(cfg: DictConfig) -> None:
         SCRIPT.fail(str(error), status=1)
     print(format_table(results))
     text = json.dumps(results, indent=2) + "\n"
-    for path in paths:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    for path in paths:  # a failed write is one line (entry.py), the old file left whole
+        write_bytes_atomically(path, text.encode())
     print(f"\nresults written to {', '.join(str(p) for p in paths)}")
 
 

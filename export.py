@@ -43,6 +43,7 @@ def main(cfg: DictConfig) -> None:
         ExportError,
         bot_file_difference,
         check_afterstates,
+        checksum_path,
         export_bot_file,
         export_onnx,
         plan,
@@ -76,6 +77,7 @@ def main(cfg: DictConfig) -> None:
     except ExportError as error:
         fail(str(error), EXIT_CHECK_FAILED)
     print(f"ONNX model: {paths.onnx} ({paths.onnx.stat().st_size:,} bytes; {report.exporter})")
+    print(f"  its checksum: {checksum_path(paths.onnx)} (check it with sha256sum -c)")
     print(
         f"  onnxruntime vs torch: max abs difference {report.difference:.2e} over "
         f"{report.afterstates:,} encoded afterstates (at most {ONNX_TOLERANCE:.0e} allowed)"

@@ -16,27 +16,14 @@ to the folder named by TAPA_SCREENSHOTS (docs/screenshots for the README's).
 from __future__ import annotations
 
 import functools
-import http.server
 import os
 import re
-import shutil
-import threading
 from pathlib import Path
 
 import pytest
+from web_browser import chromium, static_server
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB = ROOT / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "has_touch": True,
@@ -48,39 +35,21 @@ OVER = ("game-over", "match-over")
 START_KEY = "24:15|1:15|"
 
 
-# --- the server and the browser ----------------------------------------------------------------
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
+# --- the server and the browser (tests/web_browser.py) ------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def site():
     """The base URL of a static server on a free port serving web/."""
-    handler = functools.partial(QuietHandler, directory=str(WEB))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    with static_server() as server:
+        yield server.url.rstrip("/")
 
 
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium, headless, through Playwright; fails (never skips) without them."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("playwright is not installed: pip install playwright (the 'test' extra)")
-    if not Path(CHROMIUM).is_file() and not shutil.which("chromium"):
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (Debian's package)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture
