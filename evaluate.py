@@ -3,6 +3,8 @@
 Prints a table of every pairing (points per game with a 95% confidence interval, win rate,
 how the games were won) and a rating per player, and writes ``results.json`` to the run
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
+``record_games=DIR`` also saves every game (every match) as a game record under ``DIR``, one
+folder a pairing (docs/game-records.md).
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings exits with status 2 after one line on stderr, for what this script checks (an
@@ -29,6 +31,7 @@ from omegaconf import DictConfig
 from tqdm import tqdm
 
 from agents.files import write_bytes_atomically
+from agents.game_record import GameRecordError, check_record_directory
 from agents.loading import PlayerSpecError
 from agents.tournament import (
     ConfigError,
@@ -53,7 +56,9 @@ def main(cfg: DictConfig) -> None:
         paths = [check_output_path(run_dir / "results.json")]
         if config.out:
             paths.append(check_output_path(config.out, label=f"out={config.out}"))
-    except (ConfigError, PlayerSpecError) as error:
+        if config.record_games:
+            check_record_directory(config.record_games, f"record_games={config.record_games}")
+    except (ConfigError, PlayerSpecError, GameRecordError) as error:
         SCRIPT.fail(str(error))
     per_game = "matches" if config.match_points else "games"
     pairings = len(config.players) * (len(config.players) - 1) // 2
@@ -73,6 +78,8 @@ def main(cfg: DictConfig) -> None:
     for path in paths:  # a failed write is one line (entry.py), the old file left whole
         write_bytes_atomically(path, text.encode())
     print(f"\nresults written to {', '.join(str(p) for p in paths)}")
+    if config.record_games:
+        print(f"game records written under {config.record_games} (docs/game-records.md)")
 
 
 if __name__ == "__main__":

@@ -110,6 +110,7 @@ def play_games(
     rules: Rules = DEFAULT_RULES,
     first_stream: int = 0,
     progress: Callable[[int], None] | None = None,
+    record: Callable[..., None] | None = None,
 ) -> GameResults:
     """Play ``players[0]`` against ``players[1]``.
 
@@ -126,6 +127,8 @@ def play_games(
         first_stream: the first dice stream; workers that split one comparison give each
             chunk its own range so that the split does not change the dice.
         progress: called with the number of games finished at each step.
+        record: called at each step with the turns about to be played, to keep each game's
+            rolls and plays (:func:`record_turns` says what it gets).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -170,6 +173,8 @@ def play_games(
                 choices[mine] = players[player].choose_batch(
                     table.rows[which], table.dice[which], afterstates, offsets, rng
                 )
+        if record is not None:
+            record_turns(record, table, active, slot_series[active], mover, choices)
         slot_turn[active] += 1
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
         finished, points = table.play(choices, active, rng, next_dice=next_dice)
@@ -220,4 +225,23 @@ def play_games(
         series=columns[:, 0],
         match_points=match_points,
         match_score=score if match_points is not None else None,
+    )
+
+
+def record_turns(
+    record: Callable[..., None],
+    table: Games,
+    active: np.ndarray,
+    series: np.ndarray,
+    mover: np.ndarray,
+    choices: np.ndarray,
+) -> None:
+    """Hand ``record`` the turns of one step: ``record(series, mover, positions, dice,
+    afterstates)``, each turn's series, player to move (0 or 1), position and roll and
+    the afterstate chosen (``(B, ROW_WIDTH)`` rows in the mover's frame). A series' turns
+    come in the order played; its games follow each other, as long as
+    :attr:`GameResults.turns` says (:mod:`agents.tournament_records`)."""
+    chosen = table.afterstates[table.offsets[active] + choices]
+    record(
+        series.copy(), mover.copy(), table.rows[active].copy(), table.dice[active].copy(), chosen
     )

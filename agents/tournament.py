@@ -21,6 +21,7 @@ from tapa_env.rules import Rules
 from .arena import GameResults, play_games
 from .loading import load_player
 from .stats import fit_ratings, summarize
+from .tournament_records import TurnLog, save_arena_records
 from .workers import play_in_workers
 
 CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
@@ -54,6 +55,8 @@ class TournamentConfig:
     """Also write results.json to this path."""
     rules: dict = field(default_factory=lambda: dict(vars(Rules())))
     """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
+    record_games: str | None = None
+    """Save every game (every match) as a game record under this directory; null: none."""
 
 
 def rules_of(config: TournamentConfig) -> Rules:
@@ -121,6 +124,11 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     out = config.out
     if out is not None and (not isinstance(out, str | os.PathLike) or not str(out).strip()):
         raise ConfigError(f"out must be the path of a file, or null, got {out!r}")
+    record_games = config.record_games
+    if record_games is not None and (
+        not isinstance(record_games, str | os.PathLike) or not str(record_games).strip()
+    ):
+        raise ConfigError(f"record_games must be a directory, or null, got {record_games!r}")
     if not isinstance(config.rules, Mapping):
         raise ConfigError(
             f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
@@ -142,6 +150,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         batch=batch,
         out=None if out is None else str(out),
         rules=dict(vars(rules)),
+        record_games=None if record_games is None else str(record_games),
     )
 
 
@@ -217,6 +226,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
     rules = rules_of(config)
     players = (load_player(names[0], rules), load_player(names[1], rules))
     per_unit = 2 if config.duplicate else 1
+    log = TurnLog() if config.record_games else None
     results = play_games(
         players,
         units * per_unit,
@@ -227,7 +237,13 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         batch=config.batch,
         rules=rules,
         first_stream=pairing * STREAMS_PER_PAIRING + first,
+        record=log,
     )
+    if log is not None:
+        source = f"evaluate.py seed={config.seed}"
+        save_arena_records(
+            config.record_games, pairing, names, log, results, rules, first * per_unit, source
+        )
     results.unit = results.unit + first
     results.series = results.series + first * per_unit
     return results
