@@ -3,7 +3,9 @@
 Draws the board from your side, lists your legal plays with numbers and their notation
 (docs/formats.md, "Play notation"), and reads your play as a number or as notation; ``hint``
 asks the bot, ``undo`` takes a play back before you confirm it, ``quit`` (or end of input, or
-Ctrl-C) leaves. Input may be piped: a script of answers plays whole games.
+Ctrl-C) leaves. Input may be piped: a script of answers plays whole games. Each session is
+saved as a game record (docs/game-records.md), by default a new file in ``games/``
+(``record=PATH``; ``record=null`` saves nothing), and the last line says where.
 ``python play.py --help`` lists every setting.
 
 Every setting is checked before the first game. A mistake in the command line or the
@@ -21,6 +23,7 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 
+from agents.game_record import GameRecordError, record_destination
 from agents.terminal import PlayConfig, PlayError, Session, check_config
 from entry import EntryScript
 
@@ -32,7 +35,10 @@ ConfigStore.instance().store(name="play_schema", node=PlayConfig)
 def main(cfg: DictConfig) -> None:
     try:
         config, opponent, hinter, rules = check_config(SCRIPT.settings(cfg, PlayConfig))
-    except PlayError as error:
+        record_to = None
+        if config.record is not None:
+            record_to = record_destination(config.record, f"record={config.record}")
+    except (PlayError, GameRecordError) as error:
         SCRIPT.fail(str(error))
     width = min(shutil.get_terminal_size((100, 40)).columns, 100)
     if sys.stdin.isatty():
@@ -40,14 +46,18 @@ def main(cfg: DictConfig) -> None:
             import readline  # noqa: F401  (line editing and history at the prompt)
         except ImportError:
             pass
-    session = Session(config, opponent, hinter, rules, sys.stdin, sys.stdout, width)
+    session = Session(
+        config, opponent, hinter, rules, sys.stdin, sys.stdout, width, record_to=record_to
+    )
     try:
         status = session.run()
     except KeyboardInterrupt:
         print(f"\n{session.farewell()}")
+        session.save_record(announce=True)
         status = 0
     except BrokenPipeError:
         quiet_stdout()
+        session.save_record()
         status = 1
     sys.exit(status)
 

@@ -10,20 +10,24 @@ import itertools
 import re
 import secrets
 from dataclasses import dataclass, fields
+from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from tapa_env import NotationError, Play, Position, legal_plays, outcome, parse_play
+from tapa_env import NotationError, Play, Position, legal_plays, outcome, parse_play, play_text
 from tapa_env.board_text import draw_framed_board
 from tapa_env.notation import OFF, written_counts
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from .files import write_bytes_atomically
+from .game_record import GameRecord, RecordedGame, RecordedTurn, ending, format_record
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
 from .players import Player, RandomPlayer, Values, choose_one
 
 DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
+DEFAULT_RECORD = "games"  # each session's record goes to a new file here
 FIRST = ("roll", "you", "bot")
 HINTS_SHOWN = 3
 LISTED_AGAIN = 8  # a play that is not legal lists the legal plays again up to this many
@@ -49,6 +53,9 @@ class PlayConfig:
     """Who answers hint: null for the opponent, or another player name or path."""
     show_plays: int = 40
     """At most this many legal plays are listed each turn; list shows them all."""
+    record: str | None = DEFAULT_RECORD
+    """Where the game record goes (docs/game-records.md): a directory, where each session
+    writes a new file named by its date and time, or a file ending in .tapa; null: none."""
 
 
 class PlayError(ValueError):
@@ -108,6 +115,11 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
     if not isinstance(config.confirm, bool):
         raise PlayError(f"confirm must be true or false, got {config.confirm!r}")
     show_plays = _whole(config.show_plays, "show_plays", 1)
+    record = config.record
+    if record is not None and (not isinstance(record, str) or not record.strip()):
+        raise PlayError(
+            f"record must be a directory, a file ending in .tapa, or null, got {record!r}"
+        )
     opponent = _player(config.opponent, "opponent")
     rules = getattr(opponent, "rules", DEFAULT_RULES)
     hinter = opponent
@@ -127,6 +139,7 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
         confirm=config.confirm,
         hint_player=config.hint_player,
         show_plays=show_plays,
+        record=None if record is None else record.strip(),
     )
     return checked, opponent, hinter, rules
 
@@ -200,7 +213,8 @@ class Session:
 
     Reads answers from ``stdin`` and writes to ``stdout``; ``width`` is the terminal's, for the
     list of plays. Every game starts from ``start``, seen by you (the initial position unless
-    given).
+    given). The games are kept as a game record (:attr:`record`, you being ``O``), written to
+    ``record_to`` after each game and when the session ends, when given.
     """
 
     def __init__(
@@ -213,6 +227,7 @@ class Session:
         stdout: TextIO,
         width: int = 100,
         start: Position | None = None,
+        record_to: Path | None = None,
     ) -> None:
         self.config = config
         self.start = start or Position.initial()
@@ -228,6 +243,16 @@ class Session:
         self.bot_rng = np.random.default_rng([self.seed, 1])
         self.typing = stdin.isatty() and stdout.isatty()
         self.score = [0, 0]  # you, the bot
+        self.record_to = record_to
+        self.record = GameRecord(
+            players=("you", config.opponent),
+            rules=rules,
+            match_points=config.match or None,
+            date=datetime.now().replace(microsecond=0),
+            source=f"play.py seed={self.seed}",
+            start=start,
+        )
+        self.thrown: tuple[int, int] | None = None  # the last opening throw: yours, the bot's
 
     # -- input and output
 
@@ -284,18 +309,33 @@ class Session:
             while True:
                 winner = self.game(number, starter)
                 if not match:
-                    return 0
+                    break
                 if max(self.score) >= match:
                     you_won = self.score[0] > self.score[1]
                     who = "You win" if you_won else f"{self.name} wins"
                     self.say(f"{who} the match {max(self.score)}-{min(self.score)}.")
-                    return 0
+                    break
                 # R11: the winner begins the next game; after a draw, the dice decide.
                 starter = "roll" if winner is None else ("you" if winner else "bot")
                 number += 1
         except Quit:
             self.say(self.farewell())
-            return 0
+        self.save_record(announce=True)
+        return 0
+
+    def save_record(self, announce: bool = False) -> Path | None:
+        """Write the games so far (an unfinished one too) to ``record_to``, when given and
+        when a turn was played; ``announce`` says where. The path written, or ``None``."""
+        if self.record_to is None or not any(game.turns for game in self.record.games):
+            return None
+        write_bytes_atomically(self.record_to, format_record(self.record).encode())
+        if announce:
+            what = "match" if self.config.match else "game"
+            self.say(
+                f"The {what} is recorded in {self.record_to}",
+                f"(python analyze.py game={self.record_to} shows the best plays and the luck).",
+            )
+        return self.record_to
 
     def farewell(self) -> str:
         if self.config.match:
@@ -305,6 +345,7 @@ class Session:
 
     def opening(self, starter: str) -> bool:
         """Whether you move first (R2): each side throws one die, again on a tie."""
+        self.thrown = None
         if starter == "you":
             self.say("You start.")
             return True
@@ -316,6 +357,7 @@ class Session:
             if yours != theirs:
                 break
             self.say(f"Opening throw: you {yours}, {self.name} {theirs}: a tie, again.")
+        self.thrown = (yours, theirs)
         first = "you start" if yours > theirs else f"{self.name} starts"
         self.say(f"Opening throw: you {yours}, {self.name} {theirs}: {first} with a new roll.")
         return yours > theirs
@@ -337,6 +379,14 @@ class Session:
                 self.say(f"{self.name} won the last game and starts with a new roll.")
         else:
             you_move = self.opening(starter)
+        record = RecordedGame("O" if you_move else "X", score=(self.score[0], self.score[1]))
+        if number > 1 and starter != "roll":
+            record.note = f"won game {number - 1}"
+        elif self.thrown is not None:
+            record.note = f"opening throw O {self.thrown[0]}, X {self.thrown[1]}"
+        else:
+            record.note = f"first={starter}"
+        self.record.games.append(record)
         # In the frame of the side to move: the start is yours, so the bot sees it flipped.
         position = self.start if you_move else self.start.flip()
         while True:
@@ -345,9 +395,15 @@ class Session:
                 after = self.your_turn(position, dice)
             else:
                 after = self.bot_turn(position, dice)
+            side = "O" if you_move else "X"
+            text = play_text(position, dice, after, rules=self.rules)
+            record.turns.append(RecordedTurn(side, dice, text))
             result = outcome(after, rules=self.rules)
             if result is not None:
-                return self.game_over(after, result, you_move)
+                record.result = ending(after, side, rules=self.rules)
+                won = self.game_over(after, result, you_move)
+                self.save_record()
+                return won
             position = after.flip()
             you_move = not you_move
 

@@ -60,7 +60,7 @@ def first_plays(seed: int = 1) -> list[str]:
 
 def test_a_scripted_game_from_piped_input_ends_with_a_result():
     done = subprocess.run(
-        [sys.executable, "play.py", "opponent=random", "seed=5"],
+        [sys.executable, "play.py", "opponent=random", "seed=5", "record=null"],
         cwd=ROOT,
         input=CONFIRMED_GAME,
         capture_output=True,
@@ -338,6 +338,9 @@ def test_the_bots_plays_are_also_shown_in_your_numbering():
 
 
 def run_play(*overrides: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """play.py with ``overrides``; no game record unless they ask for one."""
+    if not any(override.startswith("record=") for override in overrides):
+        overrides = (*overrides, "record=null")
     return subprocess.run(
         [sys.executable, str(ROOT / "play.py"), *overrides],
         cwd=cwd,
@@ -427,7 +430,7 @@ def test_end_of_input_and_ctrl_c_leave_without_a_traceback():
     done = run_play("opponent=random", "first=you", stdin="")
     assert done.returncode == 0 and "Good-bye" in done.stdout and done.stderr == ""
     process = subprocess.Popen(
-        [sys.executable, "play.py", "opponent=random", "first=you"],
+        [sys.executable, "play.py", "opponent=random", "first=you", "record=null"],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -453,7 +456,7 @@ def test_a_closed_stdout_ends_the_game_quietly():
     os.close(read)  # nobody reads: every write to stdout fails with a broken pipe
     try:
         done = subprocess.run(
-            [sys.executable, "play.py", "opponent=random", "seed=5"],
+            [sys.executable, "play.py", "opponent=random", "seed=5", "record=null"],
             cwd=ROOT,
             input=CONFIRMED_GAME,
             stdout=write,

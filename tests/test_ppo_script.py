@@ -110,7 +110,9 @@ def test_the_checkpoint_is_a_player_in_evaluate(trained, tmp_path):
 
 def test_the_checkpoint_is_an_opponent_in_play(trained):
     bot = trained / "checkpoints" / "bot.pt"
-    done = run("play.py", f"opponent={bot}", "seed=3", "confirm=false", stdin="1\n" * 400)
+    done = run(
+        "play.py", f"opponent={bot}", "seed=3", "confirm=false", "record=null", stdin="1\n" * 400
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert "bot rolls" in done.stdout
