@@ -432,20 +432,25 @@ def format_game_report(report: dict) -> str:
     """The report of :func:`analyze_record` as text: a table of the turns of each game, each
     side's totals per game and, for a match, in all."""
     method = report["analysis"]["method"]
-    how = method["name"]
-    if how == "2-ply":
+    judge = report["analysis"]["player"]
+    how = f"{judge} at {method['name']}"
+    if method["name"] == "2-ply":
         how += f" (the best {method['candidates']} plays by 1-ply and the play made)"
-    elif how == "rollout":
-        how += (
-            f" of the best {method['plays']} plays by {method['ranked_by']} and the play made, "
-            f"{method['trials']} trials each"
+    elif method["name"] == "rollout":
+        truncated = (
+            f", truncated after {method['truncate']} turns"
+            if method["truncate"] is not None
+            else ""
+        )
+        how = (
+            f"rollouts by {judge} of the best {method['plays']} plays by {method['ranked_by']} "
+            f"and the play made ({method['trials']} trials each{truncated})"
         )
     players = report["players"]
     lines = [
         f"Analysis of {report['file'] or 'a game record'}: O {players['O']}, X {players['X']}"
         + (f", a match to {report['match_points']}" if report["match_points"] else ""),
-        f"Plays judged by {report['analysis']['player']} at {how}; luck by "
-        f"{report['analysis']['luck']}.",
+        f"Plays judged by {how}; luck by {report['analysis']['luck']}.",
         f"Loss and luck in millipoints (mp, 1/1000 point), from the mover's side; ? an error "
         f"(a loss of {report['analysis']['error_mp']:g} mp or more), ?? a blunder "
         f"({report['analysis']['blunder_mp']:g} mp or more).",
