@@ -15,6 +15,7 @@ README (each roll's best play), between its markers :data:`README_BEGIN` and
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,9 +27,10 @@ from tapa_env.position import Position
 
 from .analysis import AnalyzeError, make_report, resolve_player, value_plays
 from .analysis_config import DEFAULT_PLAYER
-from .files import WriteError, write_bytes_atomically
+from .equity import OUTCOMES
+from .files import write_bytes_atomically
 from .players import Player
-from .rollout import Rollout, roll_out
+from .rollout import roll_out
 from .workers import WorkerDied
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,15 +67,15 @@ def opening_table(
     first = 0
     for values in rolls:
         last = first + len(values.rolled)
-        mine = Rollout(
-            outcomes=result.outcomes[first:last],
-            equity=result.equity[first:last],
-            stderr=result.stderr[first:last],
-            trials=trials,
-            truncate=truncate,
-            seed=seed,
-        )
-        reports.append(make_report(values, player.name, rules, mine, trials))
+        mine = result.select(slice(first, last))
+        report = make_report(values, player.name, rules, mine, trials)
+        texts = [values.plays[index].text for index in values.rolled]
+        best, *others = [entry for entry in report["plays"] if entry["rollout"]]
+        for entry in others:  # how far behind the best, from the paired trials
+            lead, error = mine.difference(texts.index(best["play"]), texts.index(entry["play"]))
+            entry["rollout"]["behind"] = lead
+            entry["rollout"]["behind_stderr"] = error
+        reports.append(report)
         first = last
     return reports
 
@@ -87,25 +89,30 @@ def _percent(entry: dict, name: str) -> str:
 
 
 def readme_table(reports: list[dict]) -> str:
-    """Each roll's best play by rollout and its equity with the standard error."""
+    """Each roll's best play by rollout, its equity and standard error, and how far the
+    second best is behind it, with the standard error of that difference."""
     lines = [
-        "| roll | best play | equity | ± s.e. | 2nd best, behind by |",
-        "|---|---|---|---|---|",
+        "| roll | best play | equity | ± s.e. | second best | behind by | ± s.e. |",
+        "|---|---|---|---|---|---|---|",
     ]
     for report in reports:
         best, *others = report["plays"]
-        second = "—"
-        if others and others[0]["rollout"]:
-            behind = best["rollout"]["equity"] - others[0]["rollout"]["equity"]
-            second = f"{others[0]['play']}, {behind:.3f}"
+        second = "| — | | |"
+        if others and others[0]["rollout"] and "behind" in others[0]["rollout"]:
+            rolled = others[0]["rollout"]
+            second = (
+                f"| {others[0]['play']} | {rolled['behind']:.3f} | {rolled['behind_stderr']:.3f} |"
+            )
         lines.append(
             f"| {_roll(report)} | {best['play']} | {best['rollout']['equity']:+.3f} | "
-            f"{best['rollout']['stderr']:.3f} | {second} |"
+            f"{best['rollout']['stderr']:.3f} {second}"
         )
     return "\n".join(lines)
 
 
-def document(reports: list[dict], candidates: int, command: str, seconds: float) -> str:
+def document(
+    reports: list[dict], candidates: int, command: str, seconds: float, workers: int
+) -> str:
     """docs/opening.md: how the table was made, and the :data:`SHOWN` best plays of each
     roll with their rollout, 2-ply and 1-ply equities and their chances."""
     rollout = reports[0]["rollout"]
@@ -118,25 +125,26 @@ def document(reports: list[dict], candidates: int, command: str, seconds: float)
         "anew (docs/rules.md, R2), so doubles open too. For each roll every legal play from the",
         f"starting position was valued by the bot ({reports[0]['player']}) at 1-ply and 2-ply,",
         f"and the best {candidates} by 2-ply (all, where a roll has fewer) were rolled out:",
-        f"{rollout['trials']:,} games each, played {length} by the bot at 1-ply for both sides",
-        f"({plays} plays, {plays * rollout['trials']:,} games in {seconds / 60:.1f} minutes on "
-        "this machine), the",
-        "same dice for every play, the first two rolls spread evenly over the games (seed",
-        f"{rollout['seed']}). Made by",
+        f"{rollout['trials']:,} games each, played {length} by the bot at 1-ply for both sides,",
+        "the same dice for every play, the first two rolls spread evenly over the games (seed",
+        f"{rollout['seed']}): {plays} plays, {plays * rollout['trials']:,} games in "
+        f"{seconds / 60:.1f} minutes with {workers} worker processes. Made by",
         "",
         "```bash",
         command,
         "```",
         "",
-        "Equities are expected points for the side that opens (-2 to +2), ± one standard error",
-        "of the rollout; chances in % by the rollout: win and lose single (1 point), win2 and",
-        "lose2 double (2 points: a gammon or a pinned mother), draw (both mothers pinned).",
+        "Equities are expected points for the side that opens (-2 to +2), with the rollout's",
+        "standard error; how far a play is behind the best, with the standard error of that",
+        "difference from the paired trials (trial t threw the same dice for every play); chances",
+        "in % by the rollout: win and lose single (1 point), win2 and lose2 double (2 points: a",
+        "gammon or a pinned mother), draw (both mothers pinned).",
         "`python analyze.py position='24:15|1:15|' dice=6,5` analyses one roll the same way.",
         "",
     ]
     header = (
-        "| play | rollout | ± s.e. | 2-ply | 1-ply | win | win2 | draw | lose | lose2 |\n"
-        "|---|---|---|---|---|---|---|---|---|---|"
+        "| play | equity | ± s.e. | behind the best | ± s.e. | 2-ply | 1-ply | win | win2 | "
+        "draw | lose | lose2 |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     for report in reports:
         lines += [f"## {_roll(report)}", "", header]
@@ -144,13 +152,16 @@ def document(reports: list[dict], candidates: int, command: str, seconds: float)
             rolled = entry["rollout"]
             if rolled is None:
                 break
-            chances = " | ".join(
-                _percent(rolled, name) for name in ("win", "win_double", "draw", "lose")
+            behind = (
+                f"{rolled['behind']:.3f} | {rolled['behind_stderr']:.3f}"
+                if "behind" in rolled
+                else "| "
             )
+            chances = " | ".join(_percent(rolled, name) for name in OUTCOMES)
             lines.append(
                 f"| {entry['play']} | {rolled['equity']:+.3f} | {rolled['stderr']:.3f} | "
-                f"{entry['two_ply']['equity']:+.3f} | {entry['one_ply']['equity']:+.3f} | "
-                f"{chances} | {_percent(rolled, 'lose_double')} |"
+                f"{behind} | {entry['two_ply']['equity']:+.3f} | "
+                f"{entry['one_ply']['equity']:+.3f} | {chances} |"
             )
         lines.append("")
     return "\n".join(lines)
@@ -183,6 +194,7 @@ def main(arguments: list[str] | None = None) -> None:
         replace_readme_table(readme, "")
     except (AnalyzeError, OSError, ValueError) as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
+    workers = args.workers or len(os.sched_getaffinity(0))
     bars = []
     began = time.perf_counter()
     try:
@@ -191,7 +203,7 @@ def main(arguments: list[str] | None = None) -> None:
             args.trials,
             args.candidates,
             args.seed,
-            workers=args.workers,
+            workers=workers,
             progress=lambda games: bars[-1].update(games),
             started=lambda games: bars.append(
                 tqdm(total=games, unit="games", desc="opening rollouts", file=sys.stderr)
@@ -210,11 +222,12 @@ def main(arguments: list[str] | None = None) -> None:
     )
     try:
         write_bytes_atomically(
-            args.docs, document(reports, args.candidates, command, seconds).encode()
+            args.docs, document(reports, args.candidates, command, seconds, workers).encode()
         )
+        readme = args.readme.read_text()  # as it is now: edits made meanwhile are kept
         table = replace_readme_table(readme, readme_table(reports))
         write_bytes_atomically(args.readme, table.encode())
-    except WriteError as error:
+    except (OSError, ValueError) as error:  # WriteError is an OSError
         parser.exit(1, f"{parser.prog}: error: {error}\n")
     print(readme_table(reports))
     print(f"\n{seconds:.0f} s; written to {args.docs} and {args.readme}")

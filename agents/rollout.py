@@ -36,7 +36,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -76,6 +76,9 @@ class Rollout:
         trials: the trials of each afterstate.
         truncate: the turns after which a trial was valued by the evaluator, or ``None``.
         seed: the dice seed.
+        points: ``(P, trials)`` float64 the points of each trial (the evaluator's equity
+            for a truncated one): trial ``t`` threw the same dice for every afterstate, so
+            the difference of two rows is a paired sample (:func:`difference`).
     """
 
     outcomes: np.ndarray
@@ -84,6 +87,25 @@ class Rollout:
     trials: int
     truncate: int | None
     seed: int
+    points: np.ndarray
+
+    def select(self, which: slice | np.ndarray) -> Rollout:
+        """The results of the afterstates ``which`` alone."""
+        return replace(
+            self,
+            outcomes=self.outcomes[which],
+            equity=self.equity[which],
+            stderr=self.stderr[which],
+            points=self.points[which],
+        )
+
+    def difference(self, first: int, second: int) -> tuple[float, float]:
+        """How much afterstate ``first`` is better than ``second`` (points) and the
+        standard error of that difference, from the trials' paired results: the common
+        dice make it much smaller than either standard error."""
+        paired = self.points[first] - self.points[second]
+        spread = paired.std(ddof=1) if self.trials > 1 else 0.0
+        return float(paired.mean()), float(spread / np.sqrt(self.trials))
 
 
 def stratified_throws(seed: int, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -286,4 +308,5 @@ def summarise(per_trial: np.ndarray, truncate: int | None, seed: int) -> Rollout
         trials=trials,
         truncate=truncate,
         seed=seed,
+        points=points,
     )

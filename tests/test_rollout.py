@@ -118,6 +118,19 @@ def test_truncation_at_zero_turns_is_the_one_ply_judgement(bot):
     assert (result.stderr == 0).all()
 
 
+def test_the_difference_of_two_plays_is_paired_by_trial(bot):
+    rows = opening_rows((6, 5))
+    result = roll_out(bot, rows, trials=72, truncate=10)
+    assert result.points.shape == (2, 72)
+    lead, error = result.difference(0, 1)
+    assert lead == pytest.approx(result.equity[0] - result.equity[1])
+    paired = result.points[0] - result.points[1]
+    assert error == pytest.approx(paired.std(ddof=1) / np.sqrt(72))
+    assert result.difference(1, 1) == (0.0, 0.0)
+    alone = result.select(slice(1, 2))
+    assert alone.equity.tolist() == result.equity[1:].tolist() and alone.points.shape == (1, 72)
+
+
 def test_the_same_seed_gives_the_same_results_and_another_seed_others(bot):
     rows = opening_rows((6, 5))
     first = roll_out(bot, rows, trials=36, seed=1, truncate=8)
@@ -238,7 +251,13 @@ def test_the_opening_table_has_every_roll_and_its_rolled_out_plays(bot):
         assert equities == sorted(equities, reverse=True)
     short = readme_table(reports)
     assert len(short.splitlines()) == 2 + 21
-    text = document(reports, 2, "python -m agents.opening --trials 2", 1.0)
+    for report in reports:  # every play but the best says how far behind it is
+        rolled = [entry["rollout"] for entry in report["plays"] if entry["rollout"]]
+        assert "behind" not in rolled[0]
+        for other in rolled[1:]:
+            assert other["behind"] == pytest.approx(rolled[0]["equity"] - other["equity"])
+            assert other["behind_stderr"] >= 0
+    text = document(reports, 2, "python -m agents.opening --trials 2", 1.0, 2)
     assert all(f"## {high}-{low}" in text for high, low in OPENING_ROLLS)
     assert "python -m agents.opening --trials 2" in text
 
