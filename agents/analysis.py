@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 from tapa_env.envs import read_position
-from tapa_env.game import check_dice
 from tapa_env.layout import flip
 from tapa_env.movegen import generate_afterstates
 from tapa_env.notation import legal_plays
@@ -64,6 +64,10 @@ LEGEND = (
 """The lines that explain the table's columns."""
 
 
+DICE = re.compile(r"\s*[\[(]?\s*([1-6])\s*[,\s-]?\s*([1-6])\s*[\])]?\s*")
+"""Two dice as typed: ``6,5``, ``6-5``, ``6 5``, ``65``, ``[6, 5]``."""
+
+
 class AnalyzeError(ValueError):
     """A setting of ``analyze.py`` that cannot work; the one-line message names it."""
 
@@ -94,13 +98,10 @@ def _whole(config: AnalyzeConfig, setting: str, least: int, below: int | None = 
 
 def parse_dice(text: object) -> tuple[int, int]:
     """Two dice from ``6,5`` (also ``6-5``, ``65``, ``6 5`` or ``[6, 5]``)."""
-    words = str(text).strip().strip("[]()").replace(",", " ").replace("-", " ").split()
-    if len(words) == 1 and len(words[0]) == 2:
-        words = list(words[0])
-    try:
-        return check_dice([int(word) for word in words])
-    except ValueError:
-        raise AnalyzeError(f"dice must be two dice 1-6 such as dice=6,5, got {text!r}") from None
+    found = DICE.fullmatch(str(text))
+    if not found:
+        raise AnalyzeError(f"dice must be two dice 1-6 such as dice=6,5, got {text!r}")
+    return int(found.group(1)), int(found.group(2))
 
 
 def resolve_player(spec: object) -> Player:
@@ -127,7 +128,7 @@ def resolve_player(spec: object) -> Player:
 
 def check_config(config: AnalyzeConfig) -> Analysis:
     """The settings checked before any work; raises :class:`AnalyzeError` naming the first
-    that cannot work. The position is read under the bot's rules."""
+    that cannot work. The analysis plays by the bot's rules (:attr:`Analysis.rules`)."""
     game = config.game
     if game is not None and (not isinstance(game, str) or not game.strip()):
         raise AnalyzeError(f"game must be the path of a game record, got {game!r}")

@@ -22,9 +22,10 @@ single and double losses) and the equity, in points, from the mover's side.
   the side that made it, swapped to the mover's); ``N = 0`` is the evaluator's one-ply
   judgement. A game still going after :data:`MAX_TURNS` turns is valued the same way.
 * **Reproducible.** Results depend only on the player, the afterstates, the trials, the
-  seed and the truncation, not on the batch size nor on the number of worker processes:
-  the trials are cut into fixed chunks (:data:`CHUNK_GAMES`), each played alone with its
-  own random generator, and kept per trial until they are averaged in trial order.
+  seed and the truncation, not on the number of worker processes: the trials are cut into
+  fixed chunks (:data:`CHUNK_GAMES`), each played alone with its own random generator, and
+  kept per trial until they are averaged in trial order. For a deterministic player (a
+  trained bot) they do not depend on the batch size either.
 
 The standard error of a mean is the trials' standard deviation over the square root of
 their number, as for independent trials; the stratified first rolls make the real error a

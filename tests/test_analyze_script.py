@@ -160,9 +160,15 @@ def test_free_text_settings_reach_hydra_quoted():
     ]
 
 
-@pytest.mark.parametrize("text", ["6,5", "6-5", "65", "6 5", "[6, 5]", " 6,5 "])
+@pytest.mark.parametrize("text", ["6,5", "6-5", "65", "6 5", "[6, 5]", " 6,5 ", "(6,5)"])
 def test_dice_are_read_in_any_usual_form(text):
     assert parse_dice(text) == (6, 5)
+
+
+@pytest.mark.parametrize("text", ["-1,5", "7,1", "6", "6,5,4", "0,3", "a,b", "", "66 6"])
+def test_anything_else_is_not_two_dice(text):
+    with pytest.raises(AnalyzeError, match="dice must be two dice 1-6"):
+        parse_dice(text)
 
 
 def test_checked_settings_give_the_bot_its_rules_and_the_position():
