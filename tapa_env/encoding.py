@@ -45,6 +45,9 @@ EXPERT_FEATURES = 10
 EXPERT_SIZE = RAW_SIZE + EXPERT_FEATURES
 _DIE = 6
 _HOME = 6
+_ALL_POINTS = (1 << POINTS) - 1
+_HOME_POINTS = (1 << _HOME) - 1
+_DIE_SPAN = (1 << _DIE) - 1
 
 COUNT_UNITS = np.array(
     [[n >= 1, n >= 2, n >= 3, (n - 3) / 2.0 if n > 3 else 0.0] for n in range(CHECKERS + 1)],
@@ -86,63 +89,72 @@ def _encode_raw(rows, out):
         out[i, MOTHER + 5] = 1.0 if opp_start == 1 and rows[i, PIN] == 1 else 0.0
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _bits_set(mask):
+    """The number of set bits of a mask of the 24 points."""
+    mask = mask - ((mask >> 1) & 0x555555)
+    mask = (mask & 0x333333) + ((mask >> 2) & 0x333333)
+    mask = (mask + (mask >> 4)) & 0x0F0F0F
+    return (mask + (mask >> 8) + (mask >> 16)) & 0xFF
+
+
 @nb.njit(cache=True, nogil=True)
 def expert_features(rows, i, features):
-    """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``."""
+    """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``.
+
+    One pass over the points sums the pips and sets a bit per point in masks (occupied,
+    one checker, two or more, each pin); the counts are then bit operations on the masks:
+    a lone unpinned checker is exposed when a movable enemy checker lies 1 to 6 points
+    behind it, which is the mask of movable enemy checkers shifted by 1 to 6.
+    """
     own_pips = 0
     opp_pips = 0
-    own_exposed = 0
-    opp_exposed = 0
-    pins_held = 0
-    pins_suffered = 0
-    own_home_points = 0
-    opp_home_points = 0
+    own_occupied = 0
+    opp_occupied = 0
+    own_lone = 0
+    opp_lone = 0
+    own_made = 0
+    opp_made = 0
+    held = 0  # opponent checkers pinned by the mover
+    suffered = 0  # mover checkers pinned by the opponent
     for p in range(POINTS):
-        own = rows[i, OWN + p]
-        opp = rows[i, OPP + p]
+        own = np.int64(rows[i, OWN + p])
+        opp = np.int64(rows[i, OPP + p])
         pin = rows[i, PIN + p]
         own_pips += own * (p + 1)
         opp_pips += opp * (POINTS - p)
-        if pin == 1:
-            pins_held += 1
-        elif pin == -1:
-            pins_suffered += 1
-        if p < _HOME and own >= 2:
-            own_home_points += 1
-        if p >= POINTS - _HOME and opp >= 2:
-            opp_home_points += 1
-        # The opponent moves up the mover's numbering, the mover down it.
-        if own == 1 and pin == 0:
-            for q in range(max(0, p - _DIE), p):
-                if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
-                    own_exposed += 1
-                    break
-        if opp == 1 and pin == 0:
-            for q in range(p + 1, min(POINTS, p + _DIE + 1)):
-                if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
-                    opp_exposed += 1
-                    break
+        own_occupied |= np.int64(own > 0) << p
+        opp_occupied |= np.int64(opp > 0) << p
+        own_lone |= np.int64(own == 1) << p
+        opp_lone |= np.int64(opp == 1) << p
+        own_made |= np.int64(own >= 2) << p
+        opp_made |= np.int64(opp >= 2) << p
+        held |= np.int64(pin == 1) << p
+        suffered |= np.int64(pin == -1) << p
+    unpinned = ~(held | suffered)
+    # The opponent moves up the mover's numbering, the mover down it.
+    opp_movable = opp_occupied & ~held
+    own_movable = own_occupied & ~suffered
+    opp_reach = 0
+    own_reach = 0
+    for pips in range(1, _DIE + 1):
+        opp_reach |= opp_movable << pips
+        own_reach |= own_movable >> pips
     features[0] = own_pips / 360.0
     features[1] = opp_pips / 360.0
-    features[2] = own_exposed / 5.0
-    features[3] = opp_exposed / 5.0
-    features[4] = pins_held / 5.0
-    features[5] = pins_suffered / 5.0
-    features[6] = own_home_points / 6.0
-    features[7] = opp_home_points / 6.0
-    last = POINTS - 1
-    own_mother_alone = rows[i, OWN + last] == 1 and rows[i, PIN + last] == 0
-    opp_mother_alone = rows[i, OPP] == 1 and rows[i, PIN] == 0
-    own_mother_at_risk = False
-    opp_mother_at_risk = False
-    for q in range(last - _DIE, last):
-        if rows[i, OPP + q] > 0 and rows[i, PIN + q] != 1:
-            own_mother_at_risk = own_mother_alone
-    for q in range(1, _DIE + 1):
-        if rows[i, OWN + q] > 0 and rows[i, PIN + q] != -1:
-            opp_mother_at_risk = opp_mother_alone
-    features[8] = 1.0 if own_mother_at_risk else 0.0
-    features[9] = 1.0 if opp_mother_at_risk else 0.0
+    features[2] = _bits_set(own_lone & unpinned & opp_reach & _ALL_POINTS) / 5.0
+    features[3] = _bits_set(opp_lone & unpinned & own_reach) / 5.0
+    features[4] = _bits_set(held) / 5.0
+    features[5] = _bits_set(suffered) / 5.0
+    features[6] = _bits_set(own_made & _HOME_POINTS) / 6.0
+    features[7] = _bits_set(opp_made & (_HOME_POINTS << (POINTS - _HOME))) / 6.0
+    # A mother at risk: alone and unpinned on its start, a movable enemy checker within a die.
+    own_mother_alone = (own_lone & unpinned) >> (POINTS - 1) & 1
+    opp_mother_alone = opp_lone & unpinned & 1
+    behind_own_start = (opp_movable >> (POINTS - 1 - _DIE)) & _DIE_SPAN
+    behind_opp_start = (own_movable >> 1) & _DIE_SPAN
+    features[8] = 1.0 if own_mother_alone and behind_own_start else 0.0
+    features[9] = 1.0 if opp_mother_alone and behind_opp_start else 0.0
 
 
 @nb.njit(cache=True, nogil=True)

@@ -13,7 +13,9 @@ every feature that ``n`` mover checkers on point ``p`` switch on, and likewise f
 opponent and for pins. The tables are built from the weights once (:class:`Evaluator`), and
 a row then costs one table lookup per occupied point instead of a product with all 248
 inputs, and no encoded array is written at all. The ``expert`` encoding's ten global
-features are computed per row and added with their weights. The result equals
+features are computed per row; those of a position's first afterstate go into the
+position's sum, and each other afterstate adds only the features in which it differs
+(most do not change within a turn). The result equals
 ``network(encode(rows))`` up to float32 rounding (the sums run in another order).
 """
 
@@ -138,7 +140,7 @@ _LN2_HIGH = np.float32(0.693359375)
 _LN2_LOW = np.float32(-2.12194440e-4)
 
 
-@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _activate(values, activation, exponent_bits, exponent_floats):
     """The activation of ``values`` ``(H,)`` in place.
 
@@ -170,7 +172,7 @@ def _activate(values, activation, exponent_bits, exponent_floats):
         values[h] = scale * sigmoid - (scale - np.float32(1.0))
 
 
-@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _mothers_pinned(row):
     """(mover's mother pinned, opponent's mother pinned) of a row, as 0/1."""
     last = POINTS - 1
@@ -179,7 +181,7 @@ def _mothers_pinned(row):
     return own, opp
 
 
-@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _move_accumulator(accumulator, row, base, own, opp, pins, own_mother, opp_mother):
     """Add to ``accumulator`` what changes from position ``base`` to ``row``, point by point:
     the first layer is linear in the per-point table entries (see the module docstring)."""
@@ -237,22 +239,36 @@ def _evaluate(
     empty = np.zeros(rows.shape[1], dtype=rows.dtype)
     base = np.empty(hidden, dtype=np.float32)
     accumulator = np.empty(hidden, dtype=np.float32)
+    first_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     exponent_bits = np.zeros(hidden, dtype=np.int32)
     exponent_floats = exponent_bits.view(np.float32)
     logits = np.zeros(output_weight.shape[0], dtype=np.float32)
     for g in range(offsets.shape[0] - 1):
-        base[:] = bias
+        first = offsets[g]
+        for h in range(hidden):
+            base[h] = bias[h]
         _move_accumulator(base, positions[g], empty, own, opp, pins, own_mother, opp_mother)
-        for i in range(offsets[g], offsets[g + 1]):
-            accumulator[:] = base
+        if expert.shape[0] > 0 and offsets[g + 1] > first:
+            # The afterstates of one position share most expert features (the opponent's
+            # pips and points, say): the first one's go into the base, and each afterstate
+            # adds only the features in which it differs from the first.
+            expert_features(rows, first, first_features)
+            for k in range(EXPERT_FEATURES):
+                value = first_features[k]
+                if value != 0.0:
+                    for h in range(hidden):
+                        base[h] += value * expert[k, h]
+        for i in range(first, offsets[g + 1]):
+            for h in range(hidden):
+                accumulator[h] = base[h]
             _move_accumulator(
                 accumulator, rows[i], positions[g], own, opp, pins, own_mother, opp_mother
             )
-            if expert.shape[0] > 0:
+            if expert.shape[0] > 0 and i > first:
                 expert_features(rows, i, features)
                 for k in range(EXPERT_FEATURES):
-                    value = features[k]
+                    value = features[k] - first_features[k]
                     if value != 0.0:
                         for h in range(hidden):
                             accumulator[h] += value * expert[k, h]

@@ -1,0 +1,43 @@
+"""The settings of ``analyze.py``: a plain dataclass, so that ``--help`` and a mistake in the
+command line are answered without loading the engine or a bot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
+"""The shipped bot at one ply: it values the plays and plays the rollouts."""
+
+
+@dataclass
+class AnalyzeConfig:
+    """Every setting of ``analyze.py``; ``python analyze.py --help`` explains them.
+
+    A position is analysed with ``position`` and ``dice``; a recorded game with ``game``.
+    """
+
+    position: str | None = None
+    """The position to analyse, mover's view: its key (``24:15|1:15|``) or its JSON."""
+    dice: str | None = None
+    """The roll to play in ``position``: two dice, such as ``6,5``."""
+    game: str | None = None
+    """A game record to analyse instead of a position (docs/game-records.md)."""
+    player: str = DEFAULT_PLAYER
+    """The trained bot that values the plays and plays the rollouts (both sides)."""
+    trials: int = 1296
+    """Rollout games per play; 0: no rollout. A multiple of 36 balances the first rolls."""
+    candidates: int = 10
+    """Plays rolled out: the best this many by 2-ply; 0: every legal play."""
+    truncate: int | None = None
+    """Stop each rollout game after this many turns and value it by the bot; null: play on
+    to the end."""
+    seed: int = 0
+    """Seed of the rollout dice; the same seed gives the same results."""
+    workers: int = 0
+    """Worker processes of the rollouts; 0 means one per core. Results do not depend on it."""
+    ply: int = 2
+    """Game analysis: the depth (1 or 2) that finds each decision's best play."""
+    rollout: bool = False
+    """Game analysis: judge each decision by rollouts instead of ``ply``."""
+    out: str | None = None
+    """Also write the analysis as JSON to this file."""

@@ -1,0 +1,107 @@
+"""Analyse a position: ``python analyze.py position=24:15|1:15| dice=6,5``.
+
+Lists every legal play of the roll in notation, best first, with its equity (expected points
+for the side to play) at one ply, at two plies and by rollout, the rollout's standard error,
+and the outcome chances (single and double wins, draws, single and double losses);
+``out=PATH`` also writes them as JSON. ``python analyze.py game=FILE`` analyses a recorded
+game instead. ``python analyze.py --help`` lists every setting.
+
+``position=``, ``dice=``, ``game=`` and ``out=`` are taken as they are typed (a key with
+commas, JSON in braces, ``dice=6,5``), not read by Hydra's grammar. Every setting is checked
+before any work: a mistake exits with status 2 after one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig
+from tqdm import tqdm
+
+from agents.analysis_config import AnalyzeConfig
+from agents.files import write_bytes_atomically
+from entry import EntryScript
+
+SCRIPT = EntryScript("analyze.py")
+ConfigStore.instance().store(name="analyze_schema", node=AnalyzeConfig)
+
+VERBATIM = ("position", "dice", "game", "out")
+"""Settings whose values are text as typed: commas, braces and brackets are no grammar."""
+
+
+def verbatim(arguments: list[str]) -> list[str]:
+    """The command line with each ``KEY=VALUE`` of :data:`VERBATIM` quoted for Hydra, so that
+    ``dice=6,5`` is the text ``6,5`` and not a sweep, and JSON is not a dict."""
+    quoted = []
+    for argument in arguments:
+        key, equals, value = argument.partition("=")
+        if equals and key in VERBATIM and value and value[0] not in "'\"" and value != "null":
+            value = re.sub(r"(\\*)'", lambda m: 2 * m.group(1) + "\\'", value)
+            value = re.sub(r"(\\+)$", lambda m: 2 * m.group(1), value)
+            argument = f"{key}='{value}'"
+        quoted.append(argument)
+    return quoted
+
+
+@hydra.main(version_base="1.3", config_path="configs", config_name="analyze")
+def main(cfg: DictConfig) -> None:
+    from agents.analysis import AnalyzeError, analyse_position, check_config, format_analysis
+    from agents.tournament import ConfigError, check_output_path
+    from agents.workers import WorkerDied
+
+    try:
+        analysis = check_config(SCRIPT.settings(cfg, AnalyzeConfig))
+        config = analysis.config
+        if config.out:
+            check_output_path(config.out, label=f"out={config.out}")
+    except (AnalyzeError, ConfigError) as error:
+        SCRIPT.fail(str(error))
+    if config.game:
+        from agents.game_analysis import analyze_game_file, format_game_report
+
+        try:
+            report = analyze_game_file(Path(config.game), config)
+        except ValueError as error:  # a record that cannot be read: one line naming it
+            SCRIPT.fail(str(error))
+        print(format_game_report(report))
+    else:
+        bars = []  # the rollout's progress bar, made when the rollout starts
+
+        def started(games: int) -> None:
+            bars.append(tqdm(total=games, unit="games", desc="rollout", file=sys.stderr))
+
+        try:
+            report = analyse_position(
+                analysis.player,
+                analysis.position,
+                analysis.dice,
+                analysis.rules,
+                trials=config.trials,
+                candidates=config.candidates,
+                seed=config.seed,
+                truncate=config.truncate,
+                workers=config.workers,
+                progress=lambda games: bars[-1].update(games),
+                rollout_started=started,
+            )
+        except WorkerDied as error:
+            SCRIPT.fail(str(error), status=1)
+        finally:
+            for bar in bars:
+                bar.close()
+        report["player"] = config.player
+        print(format_analysis(report))
+    if config.out:  # a failed write is one line (entry.py), the old file left whole
+        text = json.dumps(report, indent=2) + "\n"
+        write_bytes_atomically(Path(config.out), text.encode())
+        print(f"\nanalysis written to {config.out}")
+
+
+if __name__ == "__main__":
+    sys.argv[1:] = verbatim(sys.argv[1:])
+    SCRIPT.run(main)

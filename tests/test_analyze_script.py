@@ -1,0 +1,179 @@
+"""``python analyze.py``: every legal play listed once in notation, the JSON it writes, its
+help, and one line with status 2 for every mistake; its settings read in-process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.analysis import AnalyzeError, check_config, parse_dice
+from agents.analysis_config import AnalyzeConfig
+from agents.equity import OUTCOMES
+from tapa_env import Position, legal_plays
+from tests.entry_scripts import load_script
+
+ROOT = Path(__file__).resolve().parents[1]
+BOT = "checkpoints/tapa-td.npz"  # the shipped bot without torch: a quicker start
+START = "24:15|1:15|"
+LATER = "13:2,18:1,19:1,24:11|1:13,6:1,7:1|"  # a few turns into a game
+
+
+def analyze(*arguments: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run(
+        [sys.executable, "analyze.py", *arguments],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def table_rows(stdout: str) -> list[tuple[int, str, list[str]]]:
+    """The play rows of the printed table: rank, play and the figures after it (1-ply,
+    2-ply, rollout and its error or ``-``, diff, the five chances)."""
+    lines = stdout.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("---"))
+    header = lines[rule - 1]
+    start, end = header.index("play"), header.index("1-ply") - 2
+    rows = []
+    for line in lines[rule + 1 :]:
+        if not line.strip():
+            break
+        rows.append((int(line[:start]), line[start:end].strip(), line[end:].split()))
+    return rows
+
+
+def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
+    out = tmp_path / "sub" / "plays.json"
+    done = analyze(
+        f"position={LATER}", "dice=3,1", f"player={BOT}", "trials=36", "candidates=3",
+        "workers=1", "truncate=6", f"out={out}",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    texts = [play.text for play in legal_plays(Position.from_key(LATER), (3, 1))]
+    rows = table_rows(done.stdout)
+    assert [rank for rank, _, _ in rows] == list(range(1, len(texts) + 1))
+    listed = [play for _, play, _ in rows]
+    assert sorted(listed) == sorted(texts) and len(set(listed)) == len(texts)
+    assert [len(figures) for _, _, figures in rows] == [10] * 3 + [9] * (len(texts) - 3)
+    report = json.loads(out.read_text())
+    assert set(report) == {"position", "dice", "player", "rules", "rollout", "columns", "plays"}
+    assert report["position"] == LATER and report["dice"] == [3, 1]
+    assert report["rollout"] == {"trials": 36, "plays": 3, "truncate": 6, "seed": 0}
+    assert [entry["play"] for entry in report["plays"]] == listed
+    for entry in report["plays"]:
+        assert set(entry) == {"play", "afterstate", "one_ply", "two_ply", "rollout"}
+        for depth in ("one_ply", "two_ply"):
+            assert set(entry[depth]) == {"equity", *OUTCOMES}
+            assert sum(entry[depth][name] for name in OUTCOMES) == pytest.approx(1, abs=1e-5)
+    rolled = [entry["rollout"] for entry in report["plays"][:3]]
+    assert all(set(r) == {"equity", "stderr", *OUTCOMES} for r in rolled)
+    assert [r["equity"] for r in rolled] == sorted((r["equity"] for r in rolled), reverse=True)
+    assert all(entry["rollout"] is None for entry in report["plays"][3:])
+    assert "rollout" in done.stderr  # the progress bar
+
+
+def test_without_a_rollout_the_plays_are_listed_by_two_plies():
+    done = analyze(f"position={START}", "dice=6,6", f"player={BOT}", "trials=0")
+    assert done.returncode == 0, done.stderr
+    assert "No rollout" in done.stdout
+    two_ply = [float(figures[1]) for _, _, figures in table_rows(done.stdout)]
+    assert two_ply == sorted(two_ply, reverse=True)
+    assert len(two_ply) == len(legal_plays(Position.initial(), (6, 6)))
+
+
+def test_a_position_in_json_is_read_as_typed():
+    text = json.dumps(Position.initial().to_dict())
+    done = analyze(f"position={text}", "dice=2-1", f"player={BOT}", "trials=0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Position {START}, 2-1 to play")
+
+
+def test_help_explains_the_settings():
+    done = analyze("--help")
+    assert done.returncode == 0, done.stderr
+    for word in ("position", "dice", "trials", "candidates", "truncate", "workers", "game", "out"):
+        assert f"\n  {word}" in done.stdout, word
+    assert "win2" in done.stdout and "standard error" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ([f"position={START}"], "dice is missing"),
+        (["dice=6,5"], "position is missing"),
+        (["position=24:16|1:15|", "dice=6,5"], "position=24:16|1:15|: own[23] (point 24) has 16"),
+        (["position=garbage", "dice=6,5"], "a position key has the form 'own|opp|pins'"),
+        (["position={bad json", "dice=6,5"], "not valid JSON"),
+        ([f"position={START}", "dice=7,1"], "dice must be two dice 1-6"),
+        ([f"position={START}", "dice=6"], "dice must be two dice 1-6"),
+        ([f"position={START}", "dice=6,5", "trials=-1"], "trials must be at least 0"),
+        ([f"position={START}", "dice=6,5", "truncate=-2"], "truncate must be at least 0"),
+        ([f"position={START}", "dice=6,5", "ply=3"], "ply must be 1 or 2"),
+        ([f"position={START}", "dice=6,5", "player=random"], "does not value positions"),
+        ([f"position={START}", "dice=6,5", "player=no/such.pt"], "no such checkpoint"),
+        ([f"position={START}", "dice=6,5", "trials=many"], "trials must be an integer"),
+        ([f"position={START}", "dice=6,5", "trails=36"], "did you mean trials?"),
+        (["game=no/such.tapa"], "game=no/such.tapa: no such file"),
+        (["game=README.md", f"position={START}"], "not both"),
+    ],
+)
+def test_a_mistake_is_one_line_and_status_2(arguments, message):
+    done = analyze(f"player={BOT}", *arguments) if "player=" not in str(arguments) else None
+    done = done or analyze(*arguments)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("analyze.py: error: "), done.stderr
+    assert message in lines[0]
+    assert done.stdout == ""
+
+
+def test_out_that_is_a_directory_is_refused_before_any_work(tmp_path):
+    done = analyze(f"position={START}", "dice=6,5", f"player={BOT}", f"out={tmp_path}")
+    assert done.returncode == 2
+    assert "is a directory" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+# --- in-process ---------------------------------------------------------------------------------
+
+
+def test_free_text_settings_reach_hydra_quoted():
+    verbatim = load_script("analyze").verbatim
+    assert verbatim(["dice=6,5", f"position={START}", "trials=36", "out=a'b.json"]) == [
+        "dice='6,5'",
+        f"position='{START}'",
+        "trials=36",
+        "out='a\\'b.json'",
+    ]
+    assert verbatim(["dice='6,5'", "position=null", "--help"]) == [
+        "dice='6,5'",
+        "position=null",
+        "--help",
+    ]
+
+
+@pytest.mark.parametrize("text", ["6,5", "6-5", "65", "6 5", "[6, 5]", " 6,5 ", "(6,5)"])
+def test_dice_are_read_in_any_usual_form(text):
+    assert parse_dice(text) == (6, 5)
+
+
+@pytest.mark.parametrize("text", ["-1,5", "7,1", "6", "6,5,4", "0,3", "a,b", "", "66 6"])
+def test_anything_else_is_not_two_dice(text):
+    with pytest.raises(AnalyzeError, match="dice must be two dice 1-6"):
+        parse_dice(text)
+
+
+def test_checked_settings_give_the_bot_its_rules_and_the_position():
+    analysis = check_config(AnalyzeConfig(position=START, dice="5,5", player=f" {BOT} "))
+    assert analysis.position == Position.initial() and analysis.dice == (5, 5)
+    assert analysis.rules == analysis.player.rules and analysis.config.player == BOT
+    with pytest.raises(AnalyzeError, match="seed must be at least 0"):
+        check_config(AnalyzeConfig(position=START, dice="5,5", player=BOT, seed=-1))
