@@ -3,6 +3,8 @@
 Prints a table of every pairing (points per game with a 95% confidence interval, win rate,
 how the games were won) and a rating per player, and writes ``results.json`` to the run
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
+With ``variance_reduction=true`` every pairing also shows its luck-adjusted points per game
+(:mod:`agents.luck`): the same mean, estimated with much less noise.
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings exits with status 2 after one line on stderr, for what this script checks (an

@@ -19,7 +19,8 @@ import numpy as np
 from tapa_env.rules import Rules
 
 from .arena import GameResults, play_games
-from .loading import load_player
+from .loading import PlayerSpecError, load_player
+from .luck import DEFAULT_REFERENCE, load_reference
 from .stats import fit_ratings, summarize
 from .workers import play_in_workers
 
@@ -54,6 +55,11 @@ class TournamentConfig:
     """Also write results.json to this path."""
     rules: dict = field(default_factory=lambda: dict(vars(Rules())))
     """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
+    variance_reduction: bool = False
+    """Also report the luck-adjusted points per game (agents/luck.py): each game's points less
+    each side's luck, as the reference values it; the same mean, a narrower interval."""
+    reference: str = DEFAULT_REFERENCE
+    """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
 
 
 def rules_of(config: TournamentConfig) -> Rules:
@@ -129,6 +135,19 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         rules = Rules.from_mapping(dict(config.rules))
     except ValueError as error:
         raise ConfigError(f"rules: {error}") from None
+    if not isinstance(config.variance_reduction, bool):
+        raise ConfigError(
+            f"variance_reduction must be true or false, got {config.variance_reduction!r}"
+        )
+    reference = config.reference
+    if not isinstance(reference, str | os.PathLike) or not str(reference).strip():
+        raise ConfigError(f"reference must be the path of a trained TD bot, got {reference!r}")
+    reference = str(reference).strip()
+    if config.variance_reduction:
+        try:
+            load_reference(reference, rules)
+        except PlayerSpecError as error:
+            raise ConfigError(f"reference: {error}") from None
     for name in names:
         load_player(name, rules)  # a bad name or file, or other rules, fail here, before any game
     return replace(
@@ -142,6 +161,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         batch=batch,
         out=None if out is None else str(out),
         rules=dict(vars(rules)),
+        reference=reference,
     )
 
 
@@ -216,6 +236,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
     names = list(itertools.combinations(config.players, 2))[pairing]
     rules = rules_of(config)
     players = (load_player(names[0], rules), load_player(names[1], rules))
+    reference = load_reference(config.reference, rules) if config.variance_reduction else None
     per_unit = 2 if config.duplicate else 1
     results = play_games(
         players,
@@ -227,6 +248,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         batch=config.batch,
         rules=rules,
         first_stream=pairing * STREAMS_PER_PAIRING + first,
+        reference=reference,
     )
     results.unit = results.unit + first
     results.series = results.series + first * per_unit
@@ -235,6 +257,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
 
 def _merge(parts: list[GameResults]) -> GameResults:
     scores = [p.match_score for p in parts if p.match_score is not None]
+    lucks = [p.luck for p in parts if p.luck is not None]
     return GameResults(
         points=np.concatenate([p.points for p in parts]),
         kind=np.concatenate([p.kind for p in parts]),
@@ -244,6 +267,7 @@ def _merge(parts: list[GameResults]) -> GameResults:
         series=np.concatenate([p.series for p in parts]),
         match_points=parts[0].match_points,
         match_score=np.concatenate(scores) if scores else None,
+        luck=np.concatenate(lucks) if lucks else None,
     )
 
 
@@ -330,8 +354,19 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
+def _narrower(plain: list[float], adjusted: list[float]) -> str:
+    """How many times narrower the adjusted interval is than the plain one (``2.4x narrower``)."""
+    width = adjusted[1] - adjusted[0]
+    if width <= 0:
+        return ""
+    return f"{(plain[1] - plain[0]) / width:.1f}x narrower"
+
+
 def format_table(results: dict) -> str:
     """The round robin as text: one row per pairing, then the ratings.
+
+    With variance reduction each pairing's row is followed by its luck-adjusted points per
+    game, their interval, and how many times narrower that is than the plain one.
 
     The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
     needs it, so that the figures stay in line."""
@@ -351,6 +386,13 @@ def format_table(results: dict) -> str:
             f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
             f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         )
+        if "luck_adjusted" in p:
+            adjusted = p["luck_adjusted"]
+            low, high = adjusted["ppg_ci95"]
+            lines.append(
+                f"{'  luck-adjusted':<{width}} {'':>6} {adjusted['ppg']:>+7.3f} "
+                f"[{low:>+7.3f},{high:>+7.3f}] {_narrower(p['ppg_ci95'], adjusted['ppg_ci95'])}"
+            )
         if "matches" in p:
             m = p["matches"]
             lines.append(
@@ -361,6 +403,11 @@ def format_table(results: dict) -> str:
     lines.append(
         "ppg: net points per game of the first player; rates: its wins by kind, and draws."
     )
+    if results["config"].get("variance_reduction"):
+        lines.append(
+            "luck-adjusted: the same, less each side's luck as "
+            f"{results['config']['reference']} (1-ply) values it: the same mean, less noise."
+        )
     lines.append("")
     names = max([34, *map(len, results["ratings"])])
     lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
