@@ -405,8 +405,8 @@ def format_table(results: dict) -> str:
     )
     if results["config"].get("variance_reduction"):
         lines.append(
-            "luck-adjusted: the same, less each side's luck as "
-            f"{results['config']['reference']} (1-ply) values it: the same mean, less noise."
+            "luck-adjusted: ppg less each side's luck, valued by "
+            f"{results['config']['reference']} at 1-ply (the same mean, less noise)."
         )
     lines.append("")
     names = max([34, *map(len, results["ratings"])])
