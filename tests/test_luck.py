@@ -26,7 +26,7 @@ from agents.luck import (
     turn_luck,
 )
 from agents.players import choose_one
-from agents.stats import mean_ci95
+from agents.stats import mean_ci95, summarize
 from agents.tournament import ConfigError, TournamentConfig, check_config, round_robin
 from tapa_env import Position, legal_afterstates, outcome
 from tapa_env.games import Games
@@ -185,6 +185,18 @@ def test_whole_games_add_up_the_same_luck_as_a_plain_loop(reference):
     assert np.allclose(results.luck, luck, atol=1e-4)
 
 
+def test_match_play_keeps_each_game_s_luck(reference):
+    players = (load_player("offensive"), load_player("defensive"))
+    results = play_games(players, 2, seed=6, match_points=5, reference=reference)
+    assert results.games > 2 and results.luck.shape == (results.games, 2)
+    assert np.abs(results.luck).max() > 0
+    summary = summarize(("offensive", "defensive"), results)
+    assert summary["luck_adjusted"]["ppg"] == pytest.approx(results.adjusted_points().mean())
+    assert summary["luck_adjusted"]["luck_per_game"] == pytest.approx(
+        list(results.luck.mean(axis=0))
+    )
+
+
 def test_without_a_reference_there_is_no_luck():
     players = (load_player("offensive"), load_player("defensive"))
     results = play_games(players, 4, seed=5, max_turns=20)
@@ -207,12 +219,16 @@ def test_the_adjusted_mean_agrees_with_the_plain_one_and_is_surer(reference):
         assert luck_low <= 0.0 <= luck_high
 
 
-def test_the_luck_is_the_same_in_any_batch(reference):
-    players = (load_player("offensive"), load_player("adaptive"))
-    one = play_games(players, 8, seed=3, batch=8, max_turns=30, reference=reference)
-    other = play_games(players, 8, seed=3, batch=3, max_turns=30, reference=reference)
-    assert np.array_equal(one.points, other.points)
-    assert np.allclose(one.luck, other.luck, atol=1e-9)
+def test_the_luck_of_a_position_does_not_depend_on_its_batch(reference):
+    positions = positions_of_play(games=16, turns=150, every=10, seed=3)
+    dice = roll(9, np.arange(len(positions)), np.zeros(len(positions), dtype=np.int64))
+    best = best_play_equities(reference, positions)
+    luck = turn_luck(reference, positions, dice)
+    order = np.random.default_rng(0).permutation(len(positions))[:100]
+    assert np.array_equal(best_play_equities(reference, positions[order]), best[order])
+    assert np.allclose(turn_luck(reference, positions[order], dice[order]), luck[order], atol=1e-12)
+    alone = [turn_luck(reference, positions[k : k + 1], dice[k : k + 1])[0] for k in order[:10]]
+    assert np.allclose(alone, luck[order[:10]], atol=1e-12)
 
 
 @pytest.fixture
