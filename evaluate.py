@@ -5,6 +5,8 @@ how the games were won) and a rating per player, and writes ``results.json`` to 
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
 ``record_games=DIR`` also saves every game (every match) as a game record under ``DIR``, one
 folder a pairing (docs/game-records.md).
+With ``variance_reduction=true`` every pairing also shows its luck-adjusted points per game
+(:mod:`agents.luck`): the same mean, estimated with much less noise.
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings exits with status 2 after one line on stderr, for what this script checks (an

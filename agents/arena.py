@@ -8,6 +8,11 @@ starts the next, and a duplicate pair of matches shares one dice stream.
 
 Dice are a pure function of ``(seed, stream, turn)``, so results do not depend on how the
 games are split into batches or over worker processes.
+
+Given a ``reference`` (a trained TD bot), the arena also adds up each side's luck, turn by
+turn, for the luck-adjusted results of :mod:`agents.luck`: the luck of every turn of every
+game in play comes from one batched call per step, a function of the position and the roll
+alone, so it too is the same however the games are split.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from tapa_env.games import Games
 from tapa_env.layout import OPP_COLUMNS, OWN_COLUMNS, flip
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from .luck import adjusted_points, turn_luck
 from .players import Player
 
 KINDS = ("single", "gammon", "mother", "draw", "unfinished")
@@ -83,6 +89,8 @@ class GameResults:
         series: ``(G,)`` int64, the match (or single game) each game belongs to, in order.
         match_points: the match length, or ``None`` for single games.
         match_score: ``(S, 2)`` int64 points of each player in each match (match play only).
+        luck: ``(G, 2)`` float64, the total luck of each player in each game, in points
+            (:func:`agents.luck.turn_luck`), when the arena had a reference; else ``None``.
     """
 
     points: np.ndarray
@@ -93,10 +101,18 @@ class GameResults:
     series: np.ndarray
     match_points: int | None = None
     match_score: np.ndarray | None = None
+    luck: np.ndarray | None = None
 
     @property
     def games(self) -> int:
         return len(self.points)
+
+    def adjusted_points(self) -> np.ndarray:
+        """``(G,)`` float64: each game's points less player 0's luck plus player 1's
+        (:func:`agents.luck.adjusted_points`); needs :attr:`luck`."""
+        if self.luck is None:
+            raise ValueError("these games were played without a reference: no luck to adjust")
+        return adjusted_points(self.points, self.luck)
 
 
 def play_games(
@@ -111,6 +127,7 @@ def play_games(
     first_stream: int = 0,
     progress: Callable[[int], None] | None = None,
     record: Callable[..., None] | None = None,
+    reference: Player | None = None,
 ) -> GameResults:
     """Play ``players[0]`` against ``players[1]``.
 
@@ -129,6 +146,8 @@ def play_games(
         progress: called with the number of games finished at each step.
         record: called at each step with the turns about to be played, to keep each game's
             rolls and plays (:func:`record_turns` says what it gets).
+        reference: a trained TD bot (:func:`agents.luck.load_reference`) that values each
+            turn's luck; the results then hold each side's luck (:attr:`GameResults.luck`).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -146,14 +165,17 @@ def play_games(
     slots = table.count
     slot_series = np.full(slots, -1, dtype=np.int64)
     slot_turn = np.zeros(slots, dtype=np.int64)  # turns rolled in the slot's series
+    slot_luck = np.zeros((slots, 2), dtype=np.float64)  # each player's luck in the slot's game
     score = np.zeros((games, 2), dtype=np.int64)
     starter_now = first_starter.copy()
     pending = deque(range(games))
     records: list[tuple[int, int, int, int, int]] = []  # series, points, kind, turns, starter
+    lucks: list[tuple[float, float]] = []  # each player's luck, in the order of records
 
     def begin(slot: int, index: int, turn: int) -> None:
         slot_series[slot] = index
         slot_turn[slot] = turn
+        slot_luck[slot] = 0.0
         table.start(
             [slot], rng, first=[starter_now[index]], dice=roll(seed, [stream[index]], [turn])
         )
@@ -175,6 +197,10 @@ def play_games(
                 )
         if record is not None:
             record_turns(record, table, active, slot_series[active], mover, choices)
+        if reference is not None:
+            slot_luck[active, mover] += turn_luck(
+                reference, table.rows[active], table.dice[active], rules
+            )
         slot_turn[active] += 1
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
         finished, points = table.play(choices, active, rng, next_dice=next_dice)
@@ -195,6 +221,7 @@ def play_games(
                     int(starter_now[index]),
                 )
             )
+            lucks.append((float(slot_luck[slot, 0]), float(slot_luck[slot, 1])))
             if first_points > 0:
                 score[index, 0] += first_points
             elif first_points < 0:
@@ -214,8 +241,10 @@ def play_games(
                 slot_series[slot] = -1
         if progress is not None and len(records):
             progress(len(records))
-    records.sort(key=lambda r: r[0])  # completion order depends on the batch; series do not
-    columns = np.array(records, dtype=np.int64).reshape(-1, 5)
+    # Completion order depends on the batch; series do not (a match's games stay in order).
+    order = np.argsort([record[0] for record in records], kind="stable")
+    columns = np.array(records, dtype=np.int64).reshape(-1, 5)[order]
+    luck = np.array(lucks, dtype=np.float64).reshape(-1, 2)[order]
     return GameResults(
         points=columns[:, 1],
         kind=columns[:, 2].astype(np.int8),
@@ -225,6 +254,7 @@ def play_games(
         series=columns[:, 0],
         match_points=match_points,
         match_score=score if match_points is not None else None,
+        luck=luck if reference is not None else None,
     )
 
 

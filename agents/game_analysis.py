@@ -46,6 +46,7 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 from .files import PlayerSpecError
 from .game_record import FIRST_LINE, SIDES, GameRecord, describe_roll, read_record
 from .loading import load_player
+from .luck import ROLL_WEIGHTS, best_play_equities, turn_luck
 from .players import Player, best_in_each_turn
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
@@ -61,16 +62,6 @@ ERROR_MP = 20.0
 BLUNDER_MP = 80.0
 """A play that loses at least this many millipoints is a blunder (an error too)."""
 HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
-POSITIONS_PER_CALL = 256
-"""Positions whose 21 rolls go to the engine and the network together (bounds the memory)."""
-
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-"""``(21, 2)``: the distinct rolls of two dice, the smaller die first."""
-ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
-"""``(21,)``: each roll's chance (1/36 a double, 2/36 the others)."""
-_ROLL_INDEX = np.zeros((7, 7), dtype=np.int64)
-for _index, (_low, _high) in enumerate(ROLLS):
-    _ROLL_INDEX[_low, _high] = _ROLL_INDEX[_high, _low] = _index
 
 
 class GameAnalysisError(ValueError):
@@ -138,40 +129,6 @@ def two_ply_equities(
         best_reply = best_play_equities(player, flip(afterstates[going_on]), rules)
         values[going_on] = -(best_reply @ ROLL_WEIGHTS)
     return values
-
-
-def best_play_equities(
-    player: Player, positions: np.ndarray, rules: Rules = DEFAULT_RULES
-) -> np.ndarray:
-    """``(N, 21)`` float64: for each position (mover's frame) and each roll of :data:`ROLLS`,
-    the one-ply equity of the mover's best play (exact points where it ends the game; the
-    position itself where the mover must pass)."""
-    best = np.empty((len(positions), len(ROLLS)), dtype=np.float64)
-    for start in range(0, len(positions), POSITIONS_PER_CALL):
-        part = positions[start : start + POSITIONS_PER_CALL]
-        repeated = np.repeat(part, len(ROLLS), axis=0)
-        dice = np.tile(ROLLS, (len(part), 1))
-        afterstates, offsets = generate_afterstates(repeated, dice, rules=rules, check=False)
-        values = one_ply_equities(player, repeated, afterstates, offsets, rules)
-        # Every roll has at least one afterstate (a pass is the position itself).
-        best[start : start + len(part)] = np.maximum.reduceat(values, offsets[:-1]).reshape(
-            len(part), len(ROLLS)
-        )
-    return best
-
-
-def turn_luck(
-    reference: Player, positions: np.ndarray, dice: np.ndarray, rules: Rules = DEFAULT_RULES
-) -> np.ndarray:
-    """``(N,)`` float64: the luck of each turn, in points from the mover's side: the
-    reference's one-ply equity of the best play of the roll thrown minus the chance-weighted
-    mean over the 21 rolls of the best play's equity (``positions`` ``(N, ROW_WIDTH)`` before
-    the roll, mover's frame; ``dice`` ``(N, 2)`` the rolls thrown)."""
-    dice = np.asarray(dice, dtype=np.int64).reshape(-1, 2)
-    positions = np.asarray(positions, dtype=np.int8).reshape(len(dice), -1)
-    best = best_play_equities(reference, positions, rules)
-    thrown = best[np.arange(len(best)), _ROLL_INDEX[dice[:, 0], dice[:, 1]]]
-    return thrown - best @ ROLL_WEIGHTS
 
 
 def rollout_module():

@@ -47,7 +47,10 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
     """One pairing's figures, from the side of ``names[0]`` (docs/formats.md, "results.json").
 
     ``ppg_ci95``, the 95% interval of the points per game, is clipped to the possible range
-    ``[-2, +2]`` (:func:`mean_ci95`).
+    ``[-2, +2]`` (:func:`mean_ci95`). Games played with a reference (``results.luck``) add
+    ``luck_adjusted``: the same figures of each game's points less each side's luck
+    (:mod:`agents.luck`), an unbiased estimate of the same mean with its own interval over
+    the same units, and each player's mean luck per game.
     """
     points = results.points
     games = results.games
@@ -77,6 +80,15 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
         },
         "mean_turns": float(results.turns.mean()),
     }
+    if results.luck is not None:
+        adjusted, (low, high) = mean_ci95(
+            results.adjusted_points(), results.unit, bounds=(-MAX_POINTS, MAX_POINTS)
+        )
+        summary["luck_adjusted"] = {
+            "ppg": adjusted,
+            "ppg_ci95": [low, high],
+            "luck_per_game": [float(side) for side in results.luck.mean(axis=0)],
+        }
     if results.match_score is not None:
         score = results.match_score
         summary["matches"] = {

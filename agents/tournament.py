@@ -19,7 +19,8 @@ import numpy as np
 from tapa_env.rules import Rules
 
 from .arena import GameResults, play_games
-from .loading import load_player
+from .loading import PlayerSpecError, load_player
+from .luck import DEFAULT_REFERENCE, load_reference
 from .stats import fit_ratings, summarize
 from .tournament_records import TurnLog, save_arena_records
 from .workers import play_in_workers
@@ -57,6 +58,11 @@ class TournamentConfig:
     """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
     record_games: str | None = None
     """Save every game (every match) as a game record under this directory; null: none."""
+    variance_reduction: bool = False
+    """Also report the luck-adjusted points per game (agents/luck.py): each game's points less
+    each side's luck, as the reference values it; the same mean, a narrower interval."""
+    reference: str = DEFAULT_REFERENCE
+    """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
 
 
 def rules_of(config: TournamentConfig) -> Rules:
@@ -137,6 +143,19 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         rules = Rules.from_mapping(dict(config.rules))
     except ValueError as error:
         raise ConfigError(f"rules: {error}") from None
+    if not isinstance(config.variance_reduction, bool):
+        raise ConfigError(
+            f"variance_reduction must be true or false, got {config.variance_reduction!r}"
+        )
+    reference = config.reference
+    if not isinstance(reference, str | os.PathLike) or not str(reference).strip():
+        raise ConfigError(f"reference must be the path of a trained TD bot, got {reference!r}")
+    reference = str(reference).strip()
+    if config.variance_reduction:
+        try:
+            load_reference(reference, rules)
+        except PlayerSpecError as error:
+            raise ConfigError(f"reference: {error}") from None
     for name in names:
         load_player(name, rules)  # a bad name or file, or other rules, fail here, before any game
     return replace(
@@ -151,6 +170,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         out=None if out is None else str(out),
         rules=dict(vars(rules)),
         record_games=None if record_games is None else str(record_games),
+        reference=reference,
     )
 
 
@@ -225,6 +245,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
     names = list(itertools.combinations(config.players, 2))[pairing]
     rules = rules_of(config)
     players = (load_player(names[0], rules), load_player(names[1], rules))
+    reference = load_reference(config.reference, rules) if config.variance_reduction else None
     per_unit = 2 if config.duplicate else 1
     log = TurnLog() if config.record_games else None
     results = play_games(
@@ -238,6 +259,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         rules=rules,
         first_stream=pairing * STREAMS_PER_PAIRING + first,
         record=log,
+        reference=reference,
     )
     if log is not None:
         source = f"evaluate.py seed={config.seed}"
@@ -251,6 +273,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
 
 def _merge(parts: list[GameResults]) -> GameResults:
     scores = [p.match_score for p in parts if p.match_score is not None]
+    lucks = [p.luck for p in parts if p.luck is not None]
     return GameResults(
         points=np.concatenate([p.points for p in parts]),
         kind=np.concatenate([p.kind for p in parts]),
@@ -260,6 +283,7 @@ def _merge(parts: list[GameResults]) -> GameResults:
         series=np.concatenate([p.series for p in parts]),
         match_points=parts[0].match_points,
         match_score=np.concatenate(scores) if scores else None,
+        luck=np.concatenate(lucks) if lucks else None,
     )
 
 
@@ -346,8 +370,19 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
+def _narrower(plain: list[float], adjusted: list[float]) -> str:
+    """How many times narrower the adjusted interval is than the plain one (``2.4x narrower``)."""
+    width = adjusted[1] - adjusted[0]
+    if width <= 0:
+        return ""
+    return f"{(plain[1] - plain[0]) / width:.1f}x narrower"
+
+
 def format_table(results: dict) -> str:
     """The round robin as text: one row per pairing, then the ratings.
+
+    With variance reduction each pairing's row is followed by its luck-adjusted points per
+    game, their interval, and how many times narrower that is than the plain one.
 
     The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
     needs it, so that the figures stay in line."""
@@ -367,6 +402,13 @@ def format_table(results: dict) -> str:
             f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
             f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         )
+        if "luck_adjusted" in p:
+            adjusted = p["luck_adjusted"]
+            low, high = adjusted["ppg_ci95"]
+            lines.append(
+                f"{'  luck-adjusted':<{width}} {'':>6} {adjusted['ppg']:>+7.3f} "
+                f"[{low:>+7.3f},{high:>+7.3f}] {_narrower(p['ppg_ci95'], adjusted['ppg_ci95'])}"
+            )
         if "matches" in p:
             m = p["matches"]
             lines.append(
@@ -377,6 +419,11 @@ def format_table(results: dict) -> str:
     lines.append(
         "ppg: net points per game of the first player; rates: its wins by kind, and draws."
     )
+    if results["config"].get("variance_reduction"):
+        lines.append(
+            "luck-adjusted: ppg less each side's luck, valued by "
+            f"{results['config']['reference']} at 1-ply (the same mean, less noise)."
+        )
     lines.append("")
     names = max([34, *map(len, results["ratings"])])
     lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
