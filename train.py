@@ -25,6 +25,7 @@ import importlib
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,9 +107,23 @@ class TensorBoardLogger:
             from torch.utils.tensorboard import SummaryWriter
 
             self._quiet_writer_thread()
+            self._wait_for_a_later_second()
             with self._reporting():
                 self._writer = SummaryWriter(log_dir=str(self.run_dir), purge_step=self.purge_step)
         return self._writer
+
+    def _wait_for_a_later_second(self) -> None:
+        """TensorBoard reads a directory's event files in the order of their names, which
+        begin with the second the file was made (then host, process and a counter, which do
+        not sort reliably). A new file must come after every earlier one, so that its purge
+        applies to them: when the newest was made this very second, wait for the next."""
+        made = [
+            int(parts[3])
+            for path in Path(self.run_dir).glob("events.out.tfevents.*")
+            if len(parts := path.name.split(".")) > 3 and parts[3].isdigit()
+        ]
+        while made and int(time.time()) <= max(made):
+            time.sleep(0.05)
 
     def resume(self, step: int) -> None:
         self.purge_step = step + 1  # the checkpoint's own step was logged before it

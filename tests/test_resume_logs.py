@@ -127,3 +127,17 @@ def test_a_run_killed_before_its_first_checkpoint_leaves_no_trace(algorithm, str
     assert len((tmp_path / "run" / "evaluations.jsonl").read_text().splitlines()) == 2
     assert run(algorithm, tmp_path / "run").status == "finished"
     assert_same_logs(tmp_path / "run", straight(algorithm))
+
+
+def test_a_new_event_file_sorts_after_one_made_the_same_second(tmp_path):
+    # TensorBoard reads event files in name order; the name's host, process and counter
+    # fields do not sort reliably, so a file of this second would be read after a new one.
+    import time
+
+    same_second = tmp_path / f"events.out.tfevents.{int(time.time())}.zz.999999.99"
+    same_second.write_bytes(b"")
+    logger = TensorBoardLogger(tmp_path)
+    logger.scalars(1, {"train/loss": 0.5})
+    logger.close()
+    files = sorted(path.name for path in tmp_path.glob("events.out.tfevents.*"))
+    assert len(files) == 2 and files[0] == same_second.name
