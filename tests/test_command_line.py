@@ -43,6 +43,7 @@ PLAY = (
 )
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_the_first_compile_is_announced_on_stderr_and_later_runs_are_quiet(tmp_path):
     cache = str(tmp_path / "numba-cache")
     imported = python("-c", "import tapa_env", NUMBA_CACHE_DIR=cache)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import torch
 
 from agents.td.checkpoint import read
@@ -51,6 +52,7 @@ def test_two_gloo_ranks_hold_identical_weights_and_optimizers_after_every_update
     assert content["games_trained"] == first["games"]
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_a_data_parallel_run_resumes_to_the_same_weights(tmp_path):
     torchrun(tmp_path / "straight", 600)
     torchrun(tmp_path / "resumed", 300)
@@ -63,6 +65,7 @@ def test_a_data_parallel_run_resumes_to_the_same_weights(tmp_path):
         assert torch.equal(straight["weights"][key], resumed["weights"][key]), key
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_resuming_with_another_number_of_processes_is_refused(tmp_path):
     torchrun(tmp_path / "run", 200)
     done = subprocess.run(

@@ -242,6 +242,7 @@ def small_chunks(monkeypatch, tmp_path):
     return marker
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_adjusted_results_do_not_depend_on_the_workers_nor_on_a_lost_one(small_chunks):
     config = TournamentConfig(
         players=["crashing_players:KillsItsWorkerOnce", "offensive"],

@@ -248,6 +248,7 @@ def self_play_turns(games: int, seed: int, rules: Rules = DEFAULT_RULES):
         yield Position(row), (int(dice[0]), int(dice[1]))
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_every_play_of_thousands_of_self_play_turns_reads_back():
     rng = random.Random(0)
     turns = 0

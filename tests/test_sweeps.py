@@ -51,6 +51,7 @@ def test_a_two_point_sweep_completes_in_two_run_directories(tmp_path, launcher):
         assert read(path / "checkpoints" / "last.pt")["games_trained"] >= 200
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_evaluate_compares_a_sweeps_checkpoints_in_one_round_robin(tmp_path):
     sweep = tmp_path / "sweep"
     run("train.py", "--multirun", "seed=1,2", *TINY, f"hydra.sweep.dir={sweep}")

@@ -135,6 +135,7 @@ def wait_for_checkpoint(path: Path, process: subprocess.Popen, games: int) -> No
     raise AssertionError("no checkpoint came")
 
 
+@pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_kill_9_loses_only_the_games_since_the_checkpoint(tmp_path):
     overrides = [*TINY, "total_games=900", "checkpoint_every=200", "eval_every=0"]
     straight = run_train(tmp_path / "straight", *overrides)
