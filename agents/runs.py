@@ -163,6 +163,17 @@ def log_evaluation(logger: Logger | None, path: Path, evaluations: list[dict]) -
     logger.scalars(result["games_trained"], values)
 
 
+def start_logging(logger: Logger | None, config: RunConfig, resumed_at: int | None) -> None:
+    """Begin a run's log: a resumed run (``resumed_at`` its checkpoint's games) drops what
+    the stopped one logged after its checkpoint; a new one logs its whole config once."""
+    if logger is None:
+        return
+    if resumed_at is not None:
+        logger.resume(resumed_at)
+    else:
+        logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
+
+
 def next_multiple(games: int, every: int) -> int:
     """The first multiple of ``every`` above ``games``."""
     return (games // every + 1) * every

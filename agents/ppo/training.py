@@ -19,7 +19,6 @@ as a run that never stopped (same machine, same ``threads``).
 from __future__ import annotations
 
 import copy
-import json
 import math
 import time
 from dataclasses import asdict
@@ -43,6 +42,7 @@ from ..runs import (
     config_dict,
     log_evaluation,
     resumable_training,
+    start_logging,
     write_evaluations,
 )
 from ..tensors import to_arrays, to_tensors
@@ -220,11 +220,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
         env.close()
         last = run.evaluations[-1] if run.evaluations else None
         return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
-    if logger is not None:
-        if resumed:
-            logger.resume(counters.games)
-        else:
-            logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
+    start_logging(logger, config, counters.games if resumed else None)
     eval_opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
 
     def evaluate() -> None:

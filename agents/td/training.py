@@ -15,7 +15,6 @@ same number of threads).
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from dataclasses import asdict, dataclass, field
@@ -47,6 +46,7 @@ from ..runs import (
     log_evaluation,
     next_multiple,
     resumable_training,
+    start_logging,
     write_evaluations,
 )
 from ..tensors import to_arrays, to_tensors
@@ -339,11 +339,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
         ranks.close()
         last = run.evaluations[-1] if run.evaluations else None
         return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
-    if logger is not None:
-        if resumed:
-            logger.resume(counters.games)
-        else:
-            logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
+    start_logging(logger, config, counters.games if resumed else None)
     opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
     previous = run.previous_player()
     evaluator = run.evaluator()
