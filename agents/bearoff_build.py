@@ -71,10 +71,11 @@ ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.in
 ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
 """``(21,)``: each roll's probability."""
 
-_BINOMIAL = np.array(
+INDEX_TERMS = np.array(
     [[comb(bar, j + 1) for j in range(HOME)] for bar in range(CHECKERS + HOME)], dtype=np.int64
 )
-"""``_BINOMIAL[b, j] = C(b, j + 1)``: the terms of the index."""
+"""``(21, 6)`` int64, ``INDEX_TERMS[b, j] = C(b, j + 1)``: the index of an arrangement is
+``sum_j INDEX_TERMS[c1 + ... + c(j+1) + j, j]``."""
 
 
 def arrangement_index(counts: np.ndarray) -> np.ndarray:
@@ -85,7 +86,7 @@ def arrangement_index(counts: np.ndarray) -> np.ndarray:
     """
     counts = np.asarray(counts)
     bars = np.cumsum(counts, axis=1, dtype=np.int64) + np.arange(HOME)
-    return _BINOMIAL[bars, np.arange(HOME)].sum(axis=1)
+    return INDEX_TERMS[bars, np.arange(HOME)].sum(axis=1)
 
 
 def arrangements() -> np.ndarray:

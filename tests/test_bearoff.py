@@ -5,10 +5,8 @@ played out by the engine, the definition of a race, and its file."""
 from __future__ import annotations
 
 import itertools
-import json
 import subprocess
 import sys
-import zipfile
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -17,10 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import agents.bearoff as bearoff
 from agents.bearoff import (
     BearoffDatabase,
-    BearoffError,
     race_chances,
     race_equities,
     race_equities_after,
@@ -39,6 +35,7 @@ from agents.bearoff_build import (
     fastest_plays,
     race_rows,
 )
+from agents.bearoff_file import read_database
 from agents.equity import equity
 from tapa_env import Position, Rules
 from tapa_env.layout import OPP, PIN, ROW_WIDTH, flip, initial_rows
@@ -295,6 +292,37 @@ def test_race_chances_refuse_a_row_that_is_no_race(database):
         race_chances(rows, database=database)
 
 
+def random_races(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` race rows with random arrangements (none empty), and the two indices."""
+    table = arrangements()
+    indices = rng.integers(1, ARRANGEMENTS, (2, count))
+    rows = race_rows(table[indices[0]])
+    rows[:, OPP + 23] = 0
+    rows[:, OPP + 18 : OPP + 24] = table[indices[1]][:, ::-1]
+    return rows, indices
+
+
+def test_the_compiled_lookup_sums_over_the_turns_of_both_sides(database):
+    rows, (own, opp) = random_races(3000, np.random.default_rng(2))
+    # 15 checkers on the 6 against one on the opponent's 2: gammons both ways are possible.
+    rows[:20, :6], own[:20] = [0, 0, 0, 0, 0, 15], index_of((0, 0, 0, 0, 0, 15))
+    rows[:20, OPP + 18 : OPP + 24], opp[:20] = [0, 0, 0, 0, 1, 0], index_of((0, 1, 0, 0, 0, 0))
+    chances = race_chances(rows, database=database)
+    turns, at_least = database.turns, database.turns_at_least
+    first = np.zeros((ARRANGEMENTS, turns.shape[1]))
+    first[FULL_START:] = database.first_off_at_least
+    np.testing.assert_allclose(chances.win, (turns[own] * at_least[opp]).sum(1), atol=1e-12)
+    np.testing.assert_allclose(chances.win_double, (turns[own] * first[opp]).sum(1), atol=1e-12)
+    lost = (turns[opp][:, :-1] * first[own][:, 1:]).sum(1)
+    np.testing.assert_allclose(chances.lose_double, lost, atol=1e-12)
+    np.testing.assert_allclose(chances.win + chances.lose, 1.0)
+    assert (chances.lose_double[:20] > 0.5).all() and (chances.win_double > 0).any()
+    unchecked = race_chances(
+        np.array([rows[0], initial_rows(1)[0]]), check=False, database=database
+    )
+    assert unchecked.win[0] == chances.win[0] and np.isnan(unchecked.win[1])
+
+
 def test_one_checker_on_the_ace_point_always_wins(database):
     chances = race_chances(
         np.array([race({1: 1}, {6: 15}), race({1: 1}, {1: 14})]), database=database
@@ -402,12 +430,7 @@ def test_races_played_out_by_the_engine_end_as_the_chances_say(database):
 @pytest.mark.slow  # a long check: python -m pytest -m slow
 def test_many_random_races_played_out_end_as_the_chances_say(database):
     rng = np.random.default_rng(11)
-    table = arrangements()
-    own = rng.integers(1, ARRANGEMENTS, 30)
-    opp = rng.integers(1, ARRANGEMENTS, 30)
-    rows = race_rows(table[own])
-    rows[:, OPP + 23] = 0
-    rows[:, OPP + 18 : OPP + 24] = table[opp][:, ::-1]
+    rows, _ = random_races(30, rng)
     rows = np.concatenate([rows, np.array(RACES)])
     games = 10_000
     chances = race_chances(rows, database=database)
@@ -426,145 +449,7 @@ def test_the_plays_the_tables_assume_take_the_smallest_value_then_the_smallest_a
     assert (ROLL_WEIGHTS.sum(), len(ROLLS)) == (pytest.approx(1.0), 21)
 
 
-# The file --------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def written(database, tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("bearoff") / "bearoff-v1.npz"
-    bearoff.write_database(path, database, 1.5)
-    return path
-
-
-def test_the_file_reads_back_identical(written, database):
-    again = bearoff.read_database(written)
-    for name, table in database.tables().items():
-        assert (getattr(again, name) == table).all() and getattr(again, name).dtype == np.float64
-    assert (again.turns_at_least == database.turns_at_least).all()
-    with np.load(written) as archive:
-        metadata = json.loads(archive["metadata"].tobytes())
-        assert set(archive.files) == {"metadata", *bearoff.SHAPES}
-    assert metadata["format"] == "tapa-rl/bearoff" and metadata["format_version"] == 1
-    assert metadata["checksum"].startswith("sha256:") and metadata["max_turns"] == 45
-
-
-def refusal(path: Path) -> str:
-    with pytest.raises(BearoffError) as caught:
-        bearoff.read_database(path)
-    message = str(caught.value)
-    assert "\n" not in message and message.startswith(f"{path}: ")
-    return message
-
-
-def test_a_flipped_byte_is_refused_in_one_line(written, tmp_path):
-    data = bytearray(written.read_bytes())
-    with zipfile.ZipFile(written) as archive:
-        entry = archive.getinfo("turns.npy")
-    data[entry.header_offset + 100 + entry.compress_size // 2] ^= 0x10
-    damaged = tmp_path / "damaged.npz"
-    damaged.write_bytes(bytes(data))
-    assert "corrupt bear-off database" in refusal(damaged)
-
-
-def rewritten(written: Path, path: Path, change) -> Path:
-    """``written`` with its entries changed by ``change(entries)``, as a fresh archive."""
-    with np.load(written) as archive:
-        entries = {name: archive[name] for name in archive.files}
-    change(entries)
-    np.savez_compressed(path, **entries)
-    return path
-
-
-def test_a_changed_table_fails_the_checksum(written, tmp_path):
-    def change(entries):
-        entries["turns"] = entries["turns"].copy()
-        entries["turns"][100, 3] += 1e-9
-
-    message = refusal(rewritten(written, tmp_path / "changed.npz", change))
-    assert "checksum does not match" in message and "python -m agents.bearoff --out" in message
-
-
-def test_foreign_files_and_other_versions_are_refused(written, tmp_path):
-    text = tmp_path / "text.npz"
-    text.write_text("hello")
-    assert "not an .npz archive" in refusal(text)
-    other = tmp_path / "other.npz"
-    np.savez(other, weights=np.zeros(3))
-    assert "is not a tapa-rl bear-off database" in refusal(other)
-
-    def newer(entries):
-        metadata = json.loads(entries["metadata"].tobytes())
-        metadata["format_version"] = 2
-        entries["metadata"] = np.frombuffer(json.dumps(metadata).encode(), dtype=np.uint8)
-
-    message = refusal(rewritten(written, tmp_path / "newer.npz", newer))
-    assert "format version 2" in message and "reads version 1" in message
-    assert "not a regular file" in refusal(tmp_path)
-
-
-def test_a_missing_file_names_the_build_command_or_is_built(tmp_path, monkeypatch, tables):
-    missing = tmp_path / "cache" / "bearoff.npz"
-    with pytest.raises(BearoffError) as caught:
-        bearoff.load_database(missing, build_missing=False)
-    assert str(caught.value) == (
-        f"{missing}: no bear-off database there; build it with "
-        f"python -m agents.bearoff --out {missing}"
-    )
-    monkeypatch.setenv(bearoff.ENVIRONMENT, str(missing))
-    with pytest.raises(BearoffError, match="build it with python -m agents.bearoff$"):
-        bearoff.load_database(build_missing=False)
-    monkeypatch.setattr(bearoff, "build_tables", lambda progress=None: tables)
-    built = bearoff.load_database(missing)
-    assert missing.is_file() and (built.turns == tables["turns"]).all()
-    assert (bearoff.read_database(missing).first_off == tables["first_off"]).all()
-
-
-def test_the_path_comes_from_the_argument_the_environment_or_the_default(monkeypatch, tmp_path):
-    monkeypatch.delenv(bearoff.ENVIRONMENT, raising=False)
-    assert bearoff.database_path() == Path.home() / ".cache" / "tapa-rl" / "bearoff-v1.npz"
-    monkeypatch.setenv(bearoff.ENVIRONMENT, str(tmp_path / "env.npz"))
-    assert bearoff.database_path() == tmp_path / "env.npz"
-    assert bearoff.database_path(tmp_path / "arg.npz") == tmp_path / "arg.npz"
-    monkeypatch.setenv(bearoff.ENVIRONMENT, "")
-    assert bearoff.database_path().name == "bearoff-v1.npz"
-
-
-def test_the_shared_database_loads_once_per_process(written, monkeypatch):
-    monkeypatch.setattr(bearoff, "_SHARED", {})
-    monkeypatch.setenv(bearoff.ENVIRONMENT, str(written))
-    first = bearoff.shared_database()
-    assert bearoff.shared_database() is first
-    row = race({2: 1}, {6: 2})
-    assert race_equities(row)[0] == race_equities(row, database=first)[0]
-
-
-def test_the_command_builds_the_file_and_says_where(tmp_path, monkeypatch, tables, capsys):
-    monkeypatch.setattr(bearoff, "build_tables", lambda progress=None: tables)
-    out = tmp_path / "db.npz"
-    bearoff.main(["--out", str(out)])
-    said = capsys.readouterr()
-    assert f"wrote {out} (" in said.out and " MB)" in said.out and "built in" in said.out
-    assert "54,264 arrangements" in said.err
-    assert (bearoff.read_database(out).expected_turns == tables["expected_turns"]).all()
-    blocked = tmp_path / "file"
-    blocked.write_text("")
-    with pytest.raises(SystemExit) as stopped:
-        bearoff.main(["--out", str(blocked / "db.npz")])
-    assert stopped.value.code == 1
-    error = capsys.readouterr().err.strip().splitlines()[-1]
-    assert error.startswith(f"python -m agents.bearoff: error: cannot write {blocked / 'db.npz'}")
-
-
-def test_the_command_explains_itself():
-    done = subprocess.run(
-        [sys.executable, "-m", "agents.bearoff", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "--out" in done.stdout and "TAPA_BEAROFF" in done.stdout
-    assert "54,264" in done.stdout
+# The command -----------------------------------------------------------------------------
 
 
 @pytest.mark.slow  # a long check: python -m pytest -m slow
@@ -577,6 +462,6 @@ def test_the_command_writes_what_the_tables_are(tmp_path, tables):
         text=True,
     )
     assert done.returncode == 0, done.stderr
-    read = bearoff.read_database(out)
+    read = read_database(out)
     for name, table in tables.items():
         assert (getattr(read, name) == table).all(), name
