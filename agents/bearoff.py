@@ -201,6 +201,7 @@ def _lookup(rows: np.ndarray, after: bool, database: BearoffDatabase | None):
         database.turns,
         database.turns_at_least,
         database.first_off_at_least,
+        database.turns_range,
         mask,
         chances,
     )
@@ -245,7 +246,9 @@ def _home_index(row, start, step, terms):
 
 
 @nb.njit(cache=True, nogil=True)
-def _race_kernel(rows, after, terms, turns, turns_at_least, first_off_at_least, mask, out):
+def _race_kernel(
+    rows, after, terms, turns, turns_at_least, first_off_at_least, turns_range, mask, out
+):
     """Fill ``mask`` and ``out`` ``(4, B)`` (win, win_double, lose, lose_double of the side to
     roll next; NaN for a row that is no race); see the module's docstring."""
     width = turns.shape[1]
@@ -260,13 +263,13 @@ def _race_kernel(rows, after, terms, turns, turns_at_least, first_off_at_least, 
         if after:  # the opponent rolls next
             mine, theirs = theirs, mine
         win = win_double = lose_double = 0.0
-        for turn in range(1, width):
+        for turn in range(turns_range[mine, 0], turns_range[mine, 1]):
             done = turns[mine, turn]  # we finish on our turn ``turn``
-            if done > 0.0:
-                win += done * turns_at_least[theirs, turn]
-                if theirs >= FULL_START:
-                    win_double += done * first_off_at_least[theirs - FULL_START, turn]
-            if mine >= FULL_START and turn + 1 < width:
+            win += done * turns_at_least[theirs, turn]
+            if theirs >= FULL_START:
+                win_double += done * first_off_at_least[theirs - FULL_START, turn]
+        if mine >= FULL_START:
+            for turn in range(turns_range[theirs, 0], min(turns_range[theirs, 1], width - 1)):
                 # they finish on their turn ``turn`` with our first checker not yet off
                 ahead = first_off_at_least[mine - FULL_START, turn + 1]
                 lose_double += turns[theirs, turn] * ahead

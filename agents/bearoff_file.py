@@ -62,6 +62,8 @@ class BearoffDatabase:
             arrangements with all 15 on the board (index ``FULL_START + k``).
         expected_first_off: ``(15504,)`` float64, its expectation.
         turns_at_least, first_off_at_least: the same shapes, ``P(turns >= t)``.
+        turns_range: ``(54264, 2)`` int64, the first turn of ``turns`` with a probability
+            above 0 and one past the last (the lookups add over these alone).
     """
 
     turns: np.ndarray
@@ -70,6 +72,7 @@ class BearoffDatabase:
     expected_first_off: np.ndarray
     turns_at_least: np.ndarray
     first_off_at_least: np.ndarray
+    turns_range: np.ndarray
 
     @classmethod
     def from_tables(cls, tables: dict[str, np.ndarray]) -> BearoffDatabase:
@@ -79,6 +82,7 @@ class BearoffDatabase:
             **arrays,
             turns_at_least=_at_least(arrays["turns"]),
             first_off_at_least=_at_least(arrays["first_off"]),
+            turns_range=_support(arrays["turns"]),
         )
 
     def tables(self) -> dict[str, np.ndarray]:
@@ -89,6 +93,15 @@ class BearoffDatabase:
 def _at_least(distributions: np.ndarray) -> np.ndarray:
     """``P(turns >= t)`` of ``(K, width)`` distributions over ``t = 0 .. width - 1``."""
     return np.cumsum(distributions[:, ::-1], axis=1)[:, ::-1].copy()
+
+
+def _support(distributions: np.ndarray) -> np.ndarray:
+    """``(K, 2)``: the first turn of each distribution above 0 and one past its last."""
+    possible = distributions > 0
+    width = distributions.shape[1]
+    first = possible.argmax(axis=1)
+    last = width - possible[:, ::-1].argmax(axis=1)
+    return np.stack([first, last], axis=1).astype(np.int64)
 
 
 def database_path(path: Path | str | None = None) -> Path:

@@ -4,8 +4,8 @@ equity error on race positions against it.
 Builds the tables in this process (``agents.bearoff_build.build_tables``), writes and reads
 their file, times the batched race equities of afterstates
 (``agents.bearoff.race_equities_after``, without the row check, as a search calls it), and
-compares the 1-ply equity of ``--player`` (from the side that just
-moved) with the exact one on two sets of race afterstates:
+compares the 1-ply equity of ``--player`` (from the side that just moved) with the exact one
+on two sets of race afterstates:
 
 * ``self-play``: every afterstate the player chose, both sides, from the first turn of a game
   that is a race (``agents.bearoff.race_positions``) to the end of the game, over ``--games``
