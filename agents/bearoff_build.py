@@ -129,17 +129,15 @@ def fastest_plays(values: np.ndarray, children: np.ndarray, offsets: np.ndarray)
     return np.minimum.reduceat(np.where(chosen, np.arange(len(values)), len(values)), starts)
 
 
-def build_tables(progress=None) -> dict[str, np.ndarray]:
-    """Compute the one-sided tables (see the module's docstring).
-
-    Args:
-        progress: called with ``(pips_done, MAX_PIPS)`` after each pip count, or ``None``.
+def build_tables() -> dict[str, np.ndarray]:
+    """Compute the one-sided tables (see the module's docstring), a few seconds.
 
     Returns:
         ``{"turns": (54264, 46) float64, "expected_turns": (54264,) float64,
         "first_off": (15504, 46) float64, "expected_first_off": (15504,) float64}``.
     """
     table = arrangements()
+    check_rows(race_rows(table))  # the rows the tables are built from are positions
     pips = table.astype(np.int64) @ np.arange(1, HOME + 1)
     width = MAX_TURNS + 1
     turns = np.zeros((ARRANGEMENTS, width))
@@ -152,8 +150,6 @@ def build_tables(progress=None) -> dict[str, np.ndarray]:
         here = np.flatnonzero(pips == level)
         positions = np.repeat(race_rows(table[here]), rolls, axis=0)
         dice = np.tile(ROLLS, (len(here), 1))
-        if level == 1:
-            check_rows(positions)  # the rows the tables are built from are positions
         after, offsets = generate_afterstates(positions, dice, check=False)
         children = _children(after, offsets, positions, pips, level)
 
@@ -168,8 +164,6 @@ def build_tables(progress=None) -> dict[str, np.ndarray]:
             first_off[done], expected_first[done] = _first_off_level(
                 children, offsets, full, first_off, expected_first
             )
-        if progress is not None:
-            progress(level, MAX_PIPS)
     if np.abs(turns.sum(axis=1) - 1.0).max() > 1e-9 or np.abs(first_off.sum(1) - 1.0).max() > 1e-9:
         raise RuntimeError("bear-off tables: a distribution does not add up to 1")
     return {
@@ -198,15 +192,17 @@ def _children(after, offsets, positions, pips, level) -> np.ndarray:
     return children
 
 
-def _first_off_level(children, offsets, full, first_off, expected_first) -> np.ndarray:
+def _first_off_level(
+    children, offsets, full, first_off, expected_first
+) -> tuple[np.ndarray, np.ndarray]:
     """The first-off distributions and expectations of one pip level's arrangements with 15
     checkers (``full`` marks them among the level's), from those of the lower levels."""
     rolls = len(ROLLS)
-    turns_of = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    keep = np.repeat(full, rolls)[turns_of]
-    kids = children[keep]
-    kept_offsets = np.zeros(int(np.repeat(full, rolls).sum()) + 1, dtype=np.int64)
-    np.cumsum(np.diff(offsets)[np.repeat(full, rolls)], out=kept_offsets[1:])
+    kept_turns = np.repeat(full, rolls)  # the level's turns are its arrangements x the rolls
+    counts = np.diff(offsets)
+    kids = children[np.repeat(kept_turns, counts)]
+    kept_offsets = np.zeros(int(kept_turns.sum()) + 1, dtype=np.int64)
+    np.cumsum(counts[kept_turns], out=kept_offsets[1:])
     done = kids < FULL_START  # a checker is off
     values = np.where(done, 0.0, expected_first[np.maximum(kids - FULL_START, 0)])
     chosen = kids[fastest_plays(values, kids, kept_offsets)]

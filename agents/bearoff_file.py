@@ -51,7 +51,7 @@ class BearoffError(ValueError):
     """A bear-off database file that is missing or unusable; the message names the file."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BearoffDatabase:
     """The one-sided tables (:mod:`agents.bearoff_build`) and what the lookups derive.
 
@@ -208,14 +208,14 @@ def _metadata(path: Path, array: np.ndarray | None) -> dict:
     return metadata
 
 
-def build_database(path: Path | str | None = None, progress=None) -> tuple[BearoffDatabase, float]:
+def build_database(path: Path | str | None = None) -> tuple[BearoffDatabase, float]:
     """Build the tables and write them to :func:`database_path` ``(path)``.
 
     Returns the database and the seconds the tables took to compute. Raises
     :class:`agents.files.WriteError` (one line) when the file cannot be written.
     """
     began = time.perf_counter()
-    database = BearoffDatabase.from_tables(build_tables(progress))
+    database = BearoffDatabase.from_tables(build_tables())
     seconds = time.perf_counter() - began
     write_database(database_path(path), database, seconds)
     return database, seconds
@@ -234,9 +234,10 @@ def load_database(path: Path | str | None = None, *, build_missing: bool = True)
         file=sys.stderr,
         flush=True,
     )
+    began = time.perf_counter()
     database = BearoffDatabase.from_tables(build_tables())
     try:
-        write_database(path, database)
+        write_database(path, database, time.perf_counter() - began)
     except WriteError as error:
         print(f"agents.bearoff: {error}; using it unsaved", file=sys.stderr, flush=True)
     return database

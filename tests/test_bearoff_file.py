@@ -126,7 +126,7 @@ def test_a_missing_file_names_the_build_command_or_is_built(tmp_path, monkeypatc
     monkeypatch.setenv(bearoff_file.ENVIRONMENT, str(missing))
     with pytest.raises(BearoffError, match="build it with python -m agents.bearoff$"):
         bearoff_file.load_database(build_missing=False)
-    monkeypatch.setattr(bearoff_file, "build_tables", lambda progress=None: tables)
+    monkeypatch.setattr(bearoff_file, "build_tables", lambda: tables)
     built = bearoff_file.load_database(missing)
     assert missing.is_file() and (built.turns == tables["turns"]).all()
     assert (bearoff_file.read_database(missing).first_off == tables["first_off"]).all()
@@ -153,7 +153,7 @@ def test_the_shared_database_loads_once_per_process(written, monkeypatch):
 
 
 def test_the_command_builds_the_file_and_says_where(tmp_path, monkeypatch, tables, capsys):
-    monkeypatch.setattr(bearoff_file, "build_tables", lambda progress=None: tables)
+    monkeypatch.setattr(bearoff_file, "build_tables", lambda: tables)
     out = tmp_path / "db.npz"
     bearoff.main(["--out", str(out)])
     said = capsys.readouterr()
