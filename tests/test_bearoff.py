@@ -1,6 +1,7 @@
 """The bear-off database (agents/bearoff.py, agents/bearoff_build.py): its index, its tables
-against a plain recursion over the reference move generator, its race chances against races
-played out by the engine, the definition of a race, and its file."""
+against a plain recursion over the reference move generator (tests/reference.py), the
+definition of a race, and its race chances against races played out by the engine. Its file
+is tested in test_bearoff_file.py."""
 
 from __future__ import annotations
 
