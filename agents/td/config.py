@@ -30,6 +30,10 @@ class AgentConfig:
     """Hidden activation: sigmoid, tanh or relu."""
     init: str = "torch"
     """Initial weights: torch (nn.Linear's default), xavier, or small (uniform +-0.05)."""
+    start_from: str | None = None
+    """A TD checkpoint (.pt) whose weights a new run starts from instead of ``init`` (the same
+    encoding, hidden widths and activation; its optimizer state is not taken): to train a
+    bot further under a new schedule. A resumed run continues from its own checkpoint."""
 
 
 @dataclass
@@ -52,6 +56,10 @@ class LearnerConfig:
     """adam or sgd."""
     exploration: float = 0.0
     """Probability of a uniformly random play instead of the greedy one, per turn."""
+    bearoff: bool = False
+    """Value race afterstates (agents.bearoff) by the exact bear-off database instead of the
+    network while playing, so that races are played exactly and the targets of every turn
+    that leads into a race come from exact race chances."""
 
 
 @dataclass
@@ -79,6 +87,14 @@ def check_config(config: TDConfig) -> None:
     except ValueError as error:
         raise ConfigError(f"agent: {error}") from None
     need(agent.init in INITS, f"agent.init must be one of {list(INITS)}, got {agent.init!r}")
+    need(
+        agent.start_from is None or isinstance(agent.start_from, str),
+        f"agent.start_from must be the path of a TD checkpoint, got {agent.start_from!r}",
+    )
+    need(
+        isinstance(learner.bearoff, bool),
+        f"learner.bearoff must be true or false, got {learner.bearoff!r}",
+    )
     need(learner.lr > 0 and math.isfinite(learner.lr), f"learner.lr must be > 0, got {learner.lr}")
     need(learner.lr_final > 0, f"learner.lr_final must be > 0, got {learner.lr_final}")
     need(

@@ -30,6 +30,7 @@ from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 
 from ..arena import KINDS, UNFINISHED, result_kinds
+from ..bearoff import race_probabilities_after
 from ..distributed import Ranks
 from ..equity import OUTCOME_POINTS, equity, one_hot_outcomes
 from ..files import remove_leftovers
@@ -68,6 +69,18 @@ def choose(
         explore = rng.random(len(counts)) < exploration
         choices[explore] = (rng.random(int(explore.sum())) * counts[explore]).astype(np.int64)
     return choices
+
+
+def exact_races(afterstates: np.ndarray, values: np.ndarray) -> None:
+    """Replace the network's outcome chances ``values`` ``(M, 5)`` of the race afterstates
+    among ``afterstates`` by their exact chances from the bear-off database, in place."""
+    races, exact = race_probabilities_after(afterstates, check=False)
+    values[races] = exact[races]
+
+
+def _described(shape: NetworkShape) -> str:
+    hidden = "x".join(str(h) for h in shape.hidden)
+    return f"{shape.encoding} encoding, {hidden} {shape.activation} hidden units"
 
 
 def final_targets(
@@ -225,6 +238,8 @@ class SelfPlayRun:
             if content is not None:
                 self._catch_up_bot(content)  # before torch.set_rng_state: reading draws
         if shared is None:
+            if self.config.agent.start_from is not None:
+                self.network.load_state_dict(self._starting_weights())
             _, infos = self.env.reset(seed=self.dice_seed)
             return infos, np.zeros(self.config.parallel_games, dtype=bool), False
         share = self.ranks.scatter(shares)
@@ -254,6 +269,20 @@ class SelfPlayRun:
         shared = {key: training[key] for key in _SHARED}
         shared["weights"] = content["weights"]
         return content, shared, shares
+
+    def _starting_weights(self) -> dict:
+        """The weights of ``agent.start_from``, a TD checkpoint of this run's network shape
+        (a ``ConfigError`` names the file and what differs otherwise)."""
+        path = Path(self.config.agent.start_from)
+        content = checkpoint.read(path)
+        theirs, ours = checkpoint.shape_of(content), self.network.shape
+        if theirs != ours:
+            raise ConfigError(
+                f"agent.start_from={path}: its network is {_described(theirs)}, this run's "
+                f"{_described(ours)}; set agent.encoding, agent.hidden and agent.activation "
+                "to match it"
+            )
+        return content["weights"]
 
     def _catch_up_bot(self, content: dict) -> None:
         """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
@@ -380,6 +409,8 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
             values = evaluator.probabilities(
                 afterstates.rows, afterstates.positions, afterstates.offsets, check=False
             )
+            if learner.bearoff:
+                exact_races(afterstates.rows, values)
             choices = choose(values, afterstates.offsets, learner.exploration, run.rng)
 
             # Record: the chosen afterstates of the games in play (a game restarting on this
