@@ -27,7 +27,6 @@ import numpy as np
 
 from tapa_env.envs import read_position
 from tapa_env.layout import flip
-from tapa_env.movegen import generate_afterstates
 from tapa_env.notation import legal_plays
 from tapa_env.outcome import outcomes
 from tapa_env.position import Position, PositionError
@@ -36,13 +35,10 @@ from tapa_env.rules import Rules
 from .analysis_config import AnalyzeConfig
 from .equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from .loading import BUILTIN_NAMES, PlayerSpecError, load_player
-from .players import Player, best_in_each_turn
+from .players import Player
 from .rollout import Rollout, evaluator_of, roll_out
+from .search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value
 
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-"""``(21, 2)``: the distinct rolls of two dice."""
-ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
-"""``(21,)``: each roll's chance."""
 HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
 COLUMNS = {
     "win": "single win, 1 point",
@@ -198,8 +194,9 @@ def one_ply_chances(
 def two_ply_chances(evaluator, afterstates: np.ndarray, rules: Rules) -> np.ndarray:
     """``(n, 5)`` float64 two-ply outcome chances of each afterstate, from the side that
     played it: for each of the opponent's 21 rolls its best reply by the network's equity
-    (exact where the reply ends the game), read from our side and weighted by the roll's
-    chance. Their equity is that of :func:`agents.td.search.two_ply_equities`."""
+    (exact where the reply ends the game; :func:`agents.search.best_afterstates`), that
+    reply's chances read from our side and weighted by the roll's chance. Their equity is
+    the two-ply equity of :func:`agents.search.ply_equities`."""
     afterstates = np.ascontiguousarray(afterstates, dtype=np.int8)
     chances = np.zeros((len(afterstates), len(OUTCOMES)), dtype=np.float64)
     ended, points = outcomes(afterstates, rules=rules, check=False)
@@ -208,14 +205,12 @@ def two_ply_chances(evaluator, afterstates: np.ndarray, rules: Rules) -> np.ndar
     if going.size == 0:
         return chances
     opponent = flip(afterstates[going])
-    positions = np.repeat(opponent, len(ROLLS), axis=0)
-    dice = np.tile(ROLLS, (len(opponent), 1))
-    replies, offsets = generate_afterstates(positions, dice, rules=rules, check=False)
-    reply = evaluator.probabilities(replies, positions, offsets, check=False).astype(np.float64)
-    done, reply_points = outcomes(replies, rules=rules, check=False)
+    best, _ = best_afterstates(evaluator_value(evaluator), opponent, rules)
+    best = best.reshape(-1, afterstates.shape[1])
+    reply = evaluator.probabilities(best, check=False).astype(np.float64)
+    done, reply_points = outcomes(best, rules=rules, check=False)
     reply[done] = one_hot_outcomes(reply_points[done])
-    best = offsets[:-1] + best_in_each_turn(reply @ OUTCOME_POINTS.astype(np.float64), offsets)
-    ours = reply[best][:, SWAP].reshape(len(going), len(ROLLS), len(OUTCOMES))
+    ours = reply[:, SWAP].reshape(len(going), len(ROLLS), len(OUTCOMES))
     chances[going] = (ours * ROLL_WEIGHTS[None, :, None]).sum(axis=1)
     return chances
 

@@ -8,7 +8,7 @@ another) about every turn:
   from the mover's side, in points: at ``ply=1`` every play by the bot's network; at
   ``ply=2`` (the default) the best :data:`CANDIDATES` by one ply and the play made, each
   searched one roll deeper (for each of the opponent's 21 rolls its best reply by the
-  network, the rolls weighted by their chances: the search of :mod:`agents.td.search`); with
+  network, the rolls weighted by their chances: the search of :mod:`agents.search`); with
   ``rollout=true`` the best :data:`ROLLOUT_PLAYS` by that ``ply`` and the play made, rolled
   out (:mod:`agents.rollout`). A play that ends the game is worth its exact points. The best
   play is the one of highest value (the play made when it ties with others, else the first
@@ -23,9 +23,8 @@ another) about every turn:
   position; a side's total says how much the dice gave it.
 
 All the decisions of a record are valued together: one engine call for the replies of every
-candidate of every turn and one network call to value them, and likewise for the luck.
-The shared package imports no algorithm, so the two-ply search is written here over the
-bot's network (``player.evaluator``) as :func:`agents.td.search.two_ply_equities` does it.
+candidate of every turn and one network call to value them (:mod:`agents.search`, over the
+bot's network ``player.evaluator``), and likewise for the luck.
 """
 
 from __future__ import annotations
@@ -38,16 +37,15 @@ from pathlib import Path
 import numpy as np
 
 from tapa_env import Position, legal_plays
-from tapa_env.layout import flip
 from tapa_env.movegen import generate_afterstates
-from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .files import PlayerSpecError
 from .game_record import FIRST_LINE, SIDES, GameRecord, describe_roll, read_record
 from .loading import load_player
-from .luck import ROLL_WEIGHTS, best_play_equities, turn_luck
+from .luck import turn_luck
 from .players import Player, best_in_each_turn
+from .search import evaluator_value, exact_equities, ply_equities, top_candidates
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
 """The bot that judges the plays unless ``player=`` names another: the shipped bot."""
@@ -100,20 +98,8 @@ def one_ply_equities(
 ) -> np.ndarray:
     """``(M,)`` float64: each afterstate's equity by ``player``'s network, from the side that
     played it; exact points where the play ends the game."""
-    values = player.evaluator.equities(afterstates, positions, offsets, check=False)
-    values = values.astype(np.float64)
-    finished, points = outcomes(afterstates, rules=rules, check=False)
-    values[finished] = points[finished]
-    return values
-
-
-def best_by_turn(values: np.ndarray, offsets: np.ndarray, count: int) -> np.ndarray:
-    """Flat indices of the ``count`` highest ``values`` of each turn (all of a smaller turn);
-    ties go to the first in the engine's order (as :func:`agents.td.search.top_candidates`)."""
-    turns = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    order = np.lexsort((np.arange(len(values)), -values, turns))
-    rank = np.arange(len(order)) - np.repeat(offsets[:-1], np.diff(offsets))
-    return order[rank < count]
+    value = evaluator_value(player.evaluator)
+    return exact_equities(value, afterstates, positions, offsets, rules)
 
 
 def two_ply_equities(
@@ -122,13 +108,7 @@ def two_ply_equities(
     """``(C,)`` float64: the two-ply equity of each afterstate, from the side that played it:
     minus the opponent's expected best reply over its 21 rolls, each reply valued by the
     network (exactly where it ends the game); a play that ends the game, its points."""
-    finished, points = outcomes(afterstates, rules=rules, check=False)
-    values = points.astype(np.float64)
-    going_on = np.flatnonzero(~finished)
-    if going_on.size:
-        best_reply = best_play_equities(player, flip(afterstates[going_on]), rules)
-        values[going_on] = -(best_reply @ ROLL_WEIGHTS)
-    return values
+    return ply_equities(evaluator_value(player.evaluator), afterstates, 2, rules)
 
 
 def rollout_module():
@@ -324,7 +304,7 @@ def _judge(player, rules, positions, afterstates, offsets, played, ply, rollout,
     values = one_ply
     made = offsets[:-1] + played
     if ply == 2:
-        searched = np.union1d(best_by_turn(one_ply, offsets, CANDIDATES), made[decisions])
+        searched = np.union1d(top_candidates(one_ply, offsets, CANDIDATES), made[decisions])
         searched = searched[decisions[np.searchsorted(offsets, searched, side="right") - 1]]
         values = np.full(len(afterstates), -np.inf)
         values[searched] = two_ply_equities(player, afterstates[searched], rules)
@@ -336,7 +316,7 @@ def _judge(player, rules, positions, afterstates, offsets, played, ply, rollout,
     if not isinstance(trials, int) or trials < 1:
         raise GameAnalysisError(f"rollout=true needs trials of at least 1, got {trials!r}")
     module = rollout_module()
-    chosen = np.union1d(best_by_turn(values, offsets, ROLLOUT_PLAYS), made[decisions])
+    chosen = np.union1d(top_candidates(values, offsets, ROLLOUT_PLAYS), made[decisions])
     chosen = chosen[decisions[np.searchsorted(offsets, chosen, side="right") - 1]]
     found = module.roll_out(
         player,

@@ -4,8 +4,8 @@ A spec is one of
 
 * a built-in name: ``random``, ``offensive``, ``defensive``, ``adaptive``;
 * the path of a trained bot's file (a checkpoint or an exported bot file), with ``@2ply``
-  for a two-ply search (:data:`PLIES`); each algorithm reads its own files
-  (:data:`TRAINED_BOT_READERS`);
+  or ``@3ply`` for a two- or three-ply search (:data:`PLIES`); each algorithm reads its own
+  files (:data:`TRAINED_BOT_READERS`);
 * ``module:Class``, a player class of your own: the module is imported (the current
   directory first on ``sys.path``) and the class made, with ``rules=`` when it takes them.
 """
@@ -32,9 +32,9 @@ name (imported only when a file is loaded, so that this module needs no algorith
 has ``recognises(path) -> bool`` and ``load(path, rules, ply) -> Player``; the first that
 recognises a file loads it, and the last loads (and explains) a file none recognises."""
 
-PLIES = (1, 2)
-"""The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``): the
-depths of :class:`agents.td.TDPlayer`."""
+PLIES = (1, 2, 3)
+"""The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``,
+``@3ply``): the depths of :class:`agents.td.TDPlayer`."""
 
 PLY_SUFFIX = re.compile(r"(.+)@(\d+)ply")
 """A trained bot's path and a search depth: ``checkpoints/tapa-td.pt@2ply``."""
@@ -43,6 +43,8 @@ CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
 """``module:Class``: a dotted module name and a class name."""
 
 _KINDS = "or the path of a checkpoint or exported bot file, or module:Class"
+_DEPTHS = "1-ply (the file alone), 2-ply (@2ply) or 3-ply (@3ply)"
+"""The depths of :data:`PLIES` in words, for the message that refuses another."""
 
 __all__ = [
     "BUILTIN_NAMES",
@@ -69,10 +71,10 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
 
     ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, the path of a
     checkpoint or an exported bot file (leading and trailing spaces ignored), or
-    ``module:Class`` (see :func:`load_class`). A trained bot plays 1-ply, or 2-ply with the
-    suffix ``@2ply`` (``checkpoints/tapa-td.pt@2ply``); one made for other rules than
-    ``rules`` is refused, since it would misjudge positions. A :class:`Player` is returned
-    as it is.
+    ``module:Class`` (see :func:`load_class`). A trained bot plays 1-ply, or 2-ply or 3-ply
+    with the suffix ``@2ply`` or ``@3ply`` (``checkpoints/tapa-td.pt@2ply``); one made for
+    other rules than ``rules`` is refused, since it would misjudge positions. A
+    :class:`Player` is returned as it is.
 
     Raises :class:`PlayerSpecError` (a ``ValueError``) with a one-line message for an empty
     or unknown name, for a file that is missing, corrupt or not a tapa-rl bot, and for a
@@ -91,8 +93,7 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
         name, ply = found.group(1), int(found.group(2))
         if ply not in PLIES:
             raise PlayerSpecError(
-                f"{found.group(0)}: no {ply}-ply search; a trained bot plays 1-ply (the file "
-                "alone) or 2-ply (@2ply)"
+                f"{found.group(0)}: no {ply}-ply search; a trained bot plays {_DEPTHS}"
             )
     path = Path(name).expanduser()
     if CLASS_SPEC.fullmatch(name) and not path.exists():

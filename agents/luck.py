@@ -31,35 +31,26 @@ and the adjusted result would be the same number every game; the players' errors
 being measured) and the reference's own errors remain.
 
 Everything is batched: for a batch of positions, the afterstates of all 21 rolls of all of
-them come from one engine call and are valued by one network call.
+them come from one engine call and are valued by one network call (:mod:`agents.search`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tapa_env.movegen import generate_afterstates
-from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .files import PlayerSpecError
 from .loading import load_player
 from .players import Player
+from .search import ROLL_WEIGHTS, ROLLS, best_equities, evaluator_value
 
 DEFAULT_REFERENCE = "checkpoints/tapa-td.pt"
 """The reference evaluator of :func:`turn_luck` unless told otherwise: the shipped bot, 1-ply."""
 
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-"""``(21, 2)``: the distinct rolls of two dice, the smaller die first."""
-ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
-"""``(21,)``: each roll's probability (1/36 a double, 2/36 the others); they add up to 1."""
-
 _ROLL_INDEX = np.zeros((7, 7), dtype=np.int64)
 for _index, (_low, _high) in enumerate(ROLLS):
     _ROLL_INDEX[_low, _high] = _ROLL_INDEX[_high, _low] = _index
-
-POSITIONS_PER_CALL = 256
-"""Positions whose 21 rolls go to the engine and the network together (bounds the memory)."""
 
 
 def load_reference(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
@@ -68,7 +59,8 @@ def load_reference(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
 
     Raises :class:`~agents.files.PlayerSpecError` with one line for what
     :func:`~agents.loading.load_player` refuses, for a player without a network that values
-    afterstates (a built-in heuristic, a PPO policy, a class of your own) and for ``@2ply``.
+    afterstates (a built-in heuristic, a PPO policy, a class of your own) and for a search
+    (``@2ply``, ``@3ply``).
     """
     player = load_player(spec, rules)
     if not hasattr(getattr(player, "evaluator", None), "equities"):
@@ -99,21 +91,7 @@ def best_play_equities(
     from the mover's side (exact points where the play ends the game; the position itself,
     valued by the network, where the mover must pass)."""
     positions = np.asarray(positions, dtype=np.int8).reshape(-1, positions.shape[-1])
-    best = np.empty((len(positions), len(ROLLS)), dtype=np.float64)
-    for start in range(0, len(positions), POSITIONS_PER_CALL):
-        part = positions[start : start + POSITIONS_PER_CALL]
-        repeated = np.repeat(part, len(ROLLS), axis=0)
-        dice = np.tile(ROLLS, (len(part), 1))
-        afterstates, offsets = generate_afterstates(repeated, dice, rules=rules, check=False)
-        values = reference.evaluator.equities(afterstates, repeated, offsets, check=False)
-        values = values.astype(np.float64)
-        finished, points = outcomes(afterstates, rules=rules, check=False)
-        values[finished] = points[finished]
-        # Every roll has at least one afterstate (a pass is the position itself).
-        best[start : start + len(part)] = np.maximum.reduceat(values, offsets[:-1]).reshape(
-            len(part), len(ROLLS)
-        )
-    return best
+    return best_equities(evaluator_value(reference.evaluator), positions, rules)
 
 
 def turn_luck(

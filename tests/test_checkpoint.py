@@ -224,14 +224,14 @@ def test_a_bot_file_plays_two_ply_with_the_suffix(tmp_path):
         load_player(f"{tmp_path / 'missing.pt'}@2ply")
 
 
-@pytest.mark.parametrize("ply", [0, 3, 10])
+@pytest.mark.parametrize("ply", [0, 4, 10])
 def test_an_unsupported_search_depth_is_named_with_the_supported_ones(tmp_path, ply):
     path = write(tmp_path / "bot.pt", make_checkpoint())
     with pytest.raises(PlayerSpecError) as caught:
         load_player(f"{path}@{ply}ply")
     assert str(caught.value) == (
-        f"{path}@{ply}ply: no {ply}-ply search; a trained bot plays 1-ply (the file alone) "
-        "or 2-ply (@2ply)"
+        f"{path}@{ply}ply: no {ply}-ply search; a trained bot plays 1-ply (the file alone), "
+        "2-ply (@2ply) or 3-ply (@3ply)"
     )
     assert load_player(f"{path}@1ply").ply == 1
 

@@ -149,4 +149,4 @@ def test_a_two_ply_player_plays_legal_afterstates_and_plays_better_than_chance(t
     )
     assert ((choices >= 0) & (choices < np.diff(offsets[:41]))).all()
     with pytest.raises(ValueError, match="ply"):
-        TDPlayer(evaluator, ply=3)
+        TDPlayer(evaluator, ply=4)

@@ -25,7 +25,7 @@ def recognises(path: Path) -> bool:
 
 def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
     """A TD player from a bot file (:mod:`agents.td.bot_file`) or a training checkpoint
-    (:mod:`agents.td.checkpoint`), named after the file (``bot`` or ``bot@2ply``).
+    (:mod:`agents.td.checkpoint`), named after the file (``bot``, ``bot@2ply`` or ``bot@3ply``).
 
     A bot file is told by its content (a zip archive with a ``metadata.npy`` entry, or of
     ``.npy`` entries only, as every ``.npz`` file is) or, for a file that cannot be read, by

@@ -1,4 +1,5 @@
-"""A trained TD network as a player: greedy over the afterstates, 1-ply or 2-ply, batched."""
+"""A trained TD network as a player: greedy over the afterstates, 1-ply, 2-ply or 3-ply,
+batched."""
 
 from __future__ import annotations
 
@@ -9,21 +10,32 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 
 from ..equity import equity
 from ..players import Player, best_in_each_turn
+from ..search import REPLIES, ply_equities, top_candidates
 from .evaluator import Evaluator
-from .search import top_candidates, two_ply_equities
 
-PLIES = (1, 2)
+PLIES = (1, 2, 3)
+CANDIDATES = 4
+"""Deeper than one ply, the plays of a turn searched: the best by one ply."""
 HINT_CANDIDATES = 3
-"""At 2-ply, :meth:`TDPlayer.values` searches at least this many plays (a hint shows three)."""
+"""Deeper than one ply, :meth:`TDPlayer.values` searches at least this many plays (a hint
+shows three)."""
+
+
+def _positive(setting: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{setting} must be a positive integer, got {value!r}")
+    return value
 
 
 class TDPlayer(Player):
     """Plays the afterstate of highest equity under a TD network (:class:`Evaluator`).
 
     With ``ply=1`` every afterstate of every turn of a batch is valued by the network in one
-    call. With ``ply=2`` the ``candidates`` best of each turn by one ply are searched one
-    roll deeper (:mod:`agents.td.search`). Ties go to the first afterstate in the engine's
-    order, so the player is deterministic.
+    call. With ``ply=2`` or ``ply=3`` the ``candidates`` best of each turn by one ply are
+    searched one or two rolls deeper (:mod:`agents.search`, valuing every afterstate by
+    :meth:`equities`); at 3 plies only the best ``replies`` of the opponent's replies to
+    each roll, by one ply, are searched at 2 plies. Ties go to the first afterstate in the
+    engine's order, so the player is deterministic.
     """
 
     def __init__(
@@ -31,17 +43,17 @@ class TDPlayer(Player):
         evaluator: Evaluator,
         name: str = "td",
         ply: int = 1,
-        candidates: int = 4,
+        candidates: int = CANDIDATES,
         rules: Rules = DEFAULT_RULES,
+        replies: int = REPLIES,
     ) -> None:
         if ply not in PLIES:
             raise ValueError(f"ply must be one of {PLIES}, got {ply!r}")
-        if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
-            raise ValueError(f"candidates must be a positive integer, got {candidates!r}")
         self.evaluator = evaluator
         self.name = name
         self.ply = ply
-        self.candidates = candidates
+        self.candidates = _positive("candidates", candidates)
+        self.replies = _positive("replies", replies)
         self.rules = rules
 
     def equities(
@@ -51,33 +63,42 @@ class TDPlayer(Player):
         offsets: np.ndarray | None = None,
     ) -> np.ndarray:
         """``(M,)`` float32 one-ply equity of each afterstate row, from the side that just
-        moved (``positions`` and ``offsets``, when given, say which position each came from)."""
+        moved (``positions`` and ``offsets``, when given, say which position each came from):
+        the valuation that the deeper search values every afterstate by."""
         return equity(self.evaluator.probabilities(afterstates, positions, offsets))
+
+    def searched(
+        self, equities: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray, count: int
+    ) -> np.ndarray:
+        """``(M,)`` float64: the ``count`` best afterstates of each turn by their one-ply
+        ``equities`` valued at :attr:`ply` plies (2 or 3), ``-inf`` for the others."""
+        chosen = top_candidates(equities, offsets, count)
+        scores = np.full(len(afterstates), -np.inf)
+        scores[chosen] = ply_equities(
+            self.equities, afterstates[chosen], self.ply, self.rules, self.replies
+        )
+        return scores
 
     def choose_batch(self, positions, dice, afterstates, offsets, rng):
         equities = self.equities(afterstates, positions, offsets)
         if self.ply == 1:
             return best_in_each_turn(equities, offsets)
-        chosen = top_candidates(equities, offsets, self.candidates)
-        scores = np.full(len(afterstates), -np.inf)
-        scores[chosen] = two_ply_equities(self.evaluator, afterstates, chosen, self.rules)
-        return best_in_each_turn(scores, offsets)
+        return best_in_each_turn(
+            self.searched(equities, afterstates, offsets, self.candidates), offsets
+        )
 
     def values(self, position, dice, afterstates):
         """The equity of each afterstate for the side that plays it (expected points, -2 to
-        +2, float64): one ply, or with ``ply=2`` two plies for the best
-        ``max(candidates, 3)`` by one ply (``-inf`` for the others); a play that ends the game
-        is worth its exact points."""
+        +2, float64): one ply, or with ``ply=2`` or ``3`` that many plies for the best
+        ``max(candidates, 3)`` by one ply (``-inf`` for the others); a play that ends the
+        game is worth its exact points."""
         offsets = np.array([0, len(afterstates)], dtype=np.int64)
         values = self.equities(afterstates, position.row[None, :], offsets).astype(np.float64)
         what = "equity: expected points for you, -2 to +2"
-        if self.ply == 2:
+        if self.ply > 1:
             count = max(self.candidates, HINT_CANDIDATES)
-            chosen = top_candidates(values, offsets, count)
-            deeper = np.full(len(afterstates), -np.inf)
-            deeper[chosen] = two_ply_equities(self.evaluator, afterstates, chosen, self.rules)
-            values = deeper
-            what = "2-ply equity: expected points for you, -2 to +2"
+            values = self.searched(values, afterstates, offsets, count)
+            what = f"{self.ply}-ply equity: expected points for you, -2 to +2"
         finished, points = outcomes(afterstates, rules=self.rules, check=False)
         values[finished] = points[finished]
         return values, what, "+.3f"

@@ -1,39 +1,73 @@
-"""Two-ply search over a TD network, for a whole batch of turns at once.
+"""The search of :mod:`agents.search` over a TD network, for a whole batch of turns at once.
 
 One ply values each afterstate by the network. Two plies look one roll further: for each of
 the best ``candidates`` afterstates by one ply, every one of the 21 distinct rolls of the
 opponent, and the opponent's best reply to each (valued by the network from the opponent's
-side, or exactly where the reply ends the game). A candidate's two-ply equity is minus the
-opponent's expected best equity, the rolls weighted 1/36 (doubles) and 2/36 (the others).
-Candidates that end the game are worth their points. All replies of all candidates of all
-turns are generated in one engine call and valued in one evaluator call.
+side, or exactly where the reply ends the game); a candidate's two-ply equity is minus the
+opponent's expected best equity. Three plies value each reply the opponent considers (the
+best ``replies`` of each roll by one ply) at two plies instead. Candidates that end the game
+are worth their points. The search itself is :mod:`agents.search`, over any valuation; here
+it values by an :class:`~agents.td.evaluator.Evaluator`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from tapa_env.layout import flip
-from tapa_env.movegen import generate_afterstates
-from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from ..search import (
+    REPLIES,
+    ROLL_WEIGHTS,
+    ROLLS,
+    Value,
+    evaluator_value,
+    ply_equities,
+    top_candidates,
+)
 from .evaluator import Evaluator
 
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
-"""``(21, 2)``: the distinct rolls of two dice."""
-ROLL_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0) / 36.0
-"""``(21,)``: each roll's probability."""
+__all__ = [
+    "REPLIES",
+    "ROLLS",
+    "ROLL_WEIGHTS",
+    "network_value",
+    "searched_equities",
+    "three_ply_equities",
+    "top_candidates",
+    "two_ply_equities",
+]
 
 
-def top_candidates(equities: np.ndarray, offsets: np.ndarray, count: int) -> np.ndarray:
-    """Flat indices of the ``count`` best afterstates of each turn (all of a smaller turn),
-    best first; ties go to the first in the engine's order."""
-    turns = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
-    # Sort by turn, then by equity from high to low, then by position in the turn.
-    order = np.lexsort((np.arange(len(equities)), -equities, turns))
-    rank = np.arange(len(order)) - np.repeat(offsets[:-1], np.diff(offsets))
-    return order[rank < count]
+def network_value(evaluator: Evaluator) -> Value:
+    """The network's equities as a valuation of :mod:`agents.search`."""
+    return evaluator_value(evaluator)
+
+
+def searched_equities(
+    evaluator: Evaluator,
+    afterstates: np.ndarray,
+    candidates: np.ndarray,
+    plies: int,
+    rules: Rules = DEFAULT_RULES,
+    replies: int = REPLIES,
+) -> np.ndarray:
+    """The ``plies``-ply equity (2 or more) of ``afterstates[candidates]``, from the side
+    that just moved.
+
+    Args:
+        evaluator: the network.
+        afterstates: ``(M, ROW_WIDTH)`` int8 afterstates in their mover's frame.
+        candidates: ``(C,)`` indices into ``afterstates`` to search.
+        plies: the depth.
+        rules: the rules of the replies.
+        replies: at 3 plies, the replies to each roll valued at 2 plies.
+
+    Returns:
+        ``(C,)`` float64 expected points of each candidate.
+    """
+    rows = afterstates[candidates]
+    return ply_equities(network_value(evaluator), rows, plies, rules, replies)
 
 
 def two_ply_equities(
@@ -42,31 +76,18 @@ def two_ply_equities(
     candidates: np.ndarray,
     rules: Rules = DEFAULT_RULES,
 ) -> np.ndarray:
-    """The two-ply equity of ``afterstates[candidates]``, from the side that just moved.
+    """The two-ply equity of ``afterstates[candidates]``, from the side that just moved:
+    :func:`searched_equities` at 2 plies."""
+    return searched_equities(evaluator, afterstates, candidates, 2, rules)
 
-    Args:
-        evaluator: the network.
-        afterstates: ``(M, ROW_WIDTH)`` int8 afterstates in their mover's frame.
-        candidates: ``(C,)`` indices into ``afterstates`` to search.
-        rules: the rules of the replies.
 
-    Returns:
-        ``(C,)`` float64 expected points of each candidate.
-    """
-    rows = afterstates[candidates]
-    finished, points = outcomes(rows, rules=rules, check=False)
-    values = points.astype(np.float64)
-    going_on = np.flatnonzero(~finished)
-    if going_on.size == 0:
-        return values
-    opponent = flip(rows[going_on])  # the opponent to move, once for each of its rolls
-    positions = np.repeat(opponent, len(ROLLS), axis=0)
-    dice = np.tile(ROLLS, (len(opponent), 1))
-    replies, offsets = generate_afterstates(positions, dice, rules=rules, check=False)
-    reply_values = evaluator.equities(replies, positions, offsets, check=False).astype(np.float64)
-    ended, reply_points = outcomes(replies, rules=rules, check=False)
-    reply_values[ended] = reply_points[ended]
-    best_reply = np.maximum.reduceat(reply_values, offsets[:-1])  # every roll has a reply
-    expected = (best_reply.reshape(len(opponent), len(ROLLS)) * ROLL_WEIGHTS).sum(axis=1)
-    values[going_on] = -expected
-    return values
+def three_ply_equities(
+    evaluator: Evaluator,
+    afterstates: np.ndarray,
+    candidates: np.ndarray,
+    rules: Rules = DEFAULT_RULES,
+    replies: int = REPLIES,
+) -> np.ndarray:
+    """The three-ply equity of ``afterstates[candidates]``, from the side that just moved:
+    :func:`searched_equities` at 3 plies."""
+    return searched_equities(evaluator, afterstates, candidates, 3, rules, replies)
