@@ -5,7 +5,8 @@ A spec is one of
 * a built-in name: ``random``, ``offensive``, ``defensive``, ``adaptive``;
 * the path of a trained bot's file (a checkpoint or an exported bot file), with ``@2ply``
   or ``@3ply`` for a two- or three-ply search (:data:`PLIES`); each algorithm reads its own
-  files (:data:`TRAINED_BOT_READERS`);
+  files (:data:`TRAINED_BOT_READERS`); a TD bot values races exactly by the bear-off
+  database (:mod:`agents.bearoff`), or by its network alone with a last ``@nobearoff``;
 * ``module:Class``, a player class of your own: the module is imported (the current
   directory first on ``sys.path``) and the class made, with ``rules=`` when it takes them.
 """
@@ -38,6 +39,10 @@ PLIES = (1, 2, 3)
 
 PLY_SUFFIX = re.compile(r"(.+)@(\d+)ply")
 """A trained bot's path and a search depth: ``checkpoints/tapa-td.pt@2ply``."""
+
+NO_BEAROFF = "@nobearoff"
+"""The last suffix of a TD bot's spec that values races by its network alone, not by the
+exact bear-off database (``checkpoints/tapa-td.pt@2ply@nobearoff``)."""
 
 CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
 """``module:Class``: a dotted module name and a class name."""
@@ -72,7 +77,8 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, the path of a
     checkpoint or an exported bot file (leading and trailing spaces ignored), or
     ``module:Class`` (see :func:`load_class`). A trained bot plays 1-ply, or 2-ply or 3-ply
-    with the suffix ``@2ply`` or ``@3ply`` (``checkpoints/tapa-td.pt@2ply``); one made for
+    with the suffix ``@2ply`` or ``@3ply`` (``checkpoints/tapa-td.pt@2ply``), and a TD bot
+    values races by its network alone with a last ``@nobearoff``; one made for
     other rules than ``rules`` is refused, since it would misjudge positions. A
     :class:`Player` is returned as it is.
 
@@ -87,6 +93,16 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
         raise PlayerSpecError(f"empty player name: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}")
     if name in BUILTIN_NAMES:
         return _builtin(name, rules)
+    if name.endswith(NO_BEAROFF) and name != NO_BEAROFF:
+        player = load_player(name[: -len(NO_BEAROFF)], rules)
+        if not hasattr(player, "bearoff"):
+            raise PlayerSpecError(
+                f"{name}: {NO_BEAROFF} is for TD bots, which value races by the bear-off "
+                f"database; {player.name} does not"
+            )
+        player.bearoff = False
+        player.name += NO_BEAROFF
+        return player
     ply = 1
     found = PLY_SUFFIX.fullmatch(name)
     if found:

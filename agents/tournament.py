@@ -91,7 +91,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     Player names lose leading and trailing spaces (the copy holds the stripped names, which
     the results then show). A name with ``*`` or ``?`` is a file pattern that stands for
     every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
-    of a sweep); a ``@2ply`` or ``@3ply`` suffix applies to each.
+    of a sweep); a ``@2ply`` or ``@3ply`` suffix (and ``@nobearoff``) applies to each.
 
     Raises :class:`ConfigError` naming the first setting that cannot work, and
     :class:`~agents.loading.PlayerSpecError` for a player name or file that names no
@@ -178,10 +178,8 @@ def _expand(name: str) -> list[str]:
     """The files a player pattern matches (a name without ``*`` or ``?`` as it is)."""
     if "*" not in name and "?" not in name:
         return [name]
-    pattern, suffix = name, ""
-    if re.fullmatch(r".+@\d+ply", name):
-        pattern, _, depth = name.rpartition("@")
-        suffix = f"@{depth}"
+    found = re.fullmatch(r"(.+?)((?:@\d+ply)?(?:@nobearoff)?)", name)
+    pattern, suffix = found.group(1), found.group(2)
     matches = sorted(glob.glob(os.path.expanduser(pattern), recursive=True))
     if not matches:
         raise ConfigError(f"players: the pattern {pattern!r} matches no file")

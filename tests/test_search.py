@@ -148,7 +148,7 @@ def test_the_reply_filter_is_the_plain_one_at_every_width(replies):
 
 @pytest.fixture(scope="module")
 def bot() -> TDPlayer:
-    return load_player(BOT)
+    return load_player(BOT + "@nobearoff")  # the network alone, as the plain loops value
 
 
 @pytest.mark.parametrize("plies", [2, 3])

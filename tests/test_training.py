@@ -347,3 +347,55 @@ def test_the_batched_learner_matches_a_plain_per_game_version(tmp_path, monkeypa
 def test_swapping_twice_in_the_plain_check_is_the_identity():
     p = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
     np.testing.assert_array_equal(swap_sides(swap_sides(p)), p)
+
+
+def test_a_run_started_from_a_checkpoint_begins_with_its_weights(tmp_path, monkeypatch):
+    first = train(tiny(), tmp_path / "a")
+    started = []
+    original = TDNetwork.evaluator
+
+    def spy(network, *args, **kwargs):
+        if not started:  # the first evaluator plays the first turn: the starting weights
+            started.append({k: v.clone() for k, v in network.state_dict().items()})
+        return original(network, *args, **kwargs)
+
+    monkeypatch.setattr(TDNetwork, "evaluator", spy)
+    config = tiny(seed=5)
+    config.agent.start_from = str(first.checkpoint)
+    second = train(config, tmp_path / "b")
+    assert_same_weights(started[0], weights(first.checkpoint))
+    assert not torch.equal(
+        weights(second.checkpoint)["layers.0.weight"], weights(first.checkpoint)["layers.0.weight"]
+    )
+
+
+def test_start_from_a_network_of_another_shape_is_one_line(tmp_path):
+    first = train(tiny(), tmp_path / "a")
+    config = tiny()
+    config.agent.hidden = 40
+    config.agent.start_from = str(first.checkpoint)
+    with pytest.raises(ConfigError, match="agent.start_from=.*80 sigmoid.*40 sigmoid") as refused:
+        train(config, tmp_path / "b")
+    assert "\n" not in str(refused.value)
+    config.agent.start_from = str(tmp_path / "missing.pt")
+    with pytest.raises(ValueError, match="missing.pt"):
+        train(config, tmp_path / "c")
+
+
+def test_bearoff_training_plays_races_by_the_database(tmp_path, monkeypatch):
+    import agents.td.training as training
+
+    calls = []
+    original = training.exact_races
+
+    def spy(rows, values):
+        calls.append(len(rows))
+        return original(rows, values)
+
+    monkeypatch.setattr(training, "exact_races", spy)
+    train(tiny(total_games=60), tmp_path / "plain")
+    assert calls == []
+    config = tiny(total_games=60)
+    config.learner.bearoff = True
+    result = train(config, tmp_path / "exact")
+    assert calls and result.games >= 60

@@ -8,6 +8,7 @@ import numpy as np
 from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from ..bearoff import race_equities_after
 from ..equity import equity
 from ..players import Player, best_in_each_turn
 from ..search import REPLIES, ply_equities, top_candidates
@@ -36,6 +37,10 @@ class TDPlayer(Player):
     :meth:`equities`); at 3 plies only the best ``replies`` of the opponent's replies to
     each roll, by one ply, are searched at 2 plies. Ties go to the first afterstate in the
     engine's order, so the player is deterministic.
+
+    With ``bearoff`` (the default) a race afterstate (:func:`agents.bearoff.race_positions`
+    of the side to roll next) is valued by its exact equity from the bear-off database
+    instead of the network, at every ply of the search.
     """
 
     def __init__(
@@ -46,6 +51,7 @@ class TDPlayer(Player):
         candidates: int = CANDIDATES,
         rules: Rules = DEFAULT_RULES,
         replies: int = REPLIES,
+        bearoff: bool = True,
     ) -> None:
         if ply not in PLIES:
             raise ValueError(f"ply must be one of {PLIES}, got {ply!r}")
@@ -55,6 +61,7 @@ class TDPlayer(Player):
         self.candidates = _positive("candidates", candidates)
         self.replies = _positive("replies", replies)
         self.rules = rules
+        self.bearoff = bearoff
 
     def equities(
         self,
@@ -64,8 +71,13 @@ class TDPlayer(Player):
     ) -> np.ndarray:
         """``(M,)`` float32 one-ply equity of each afterstate row, from the side that just
         moved (``positions`` and ``offsets``, when given, say which position each came from):
-        the valuation that the deeper search values every afterstate by."""
-        return equity(self.evaluator.probabilities(afterstates, positions, offsets))
+        the valuation that the deeper search values every afterstate by; exact in races with
+        :attr:`bearoff`."""
+        values = equity(self.evaluator.probabilities(afterstates, positions, offsets))
+        if self.bearoff:
+            races, exact = race_equities_after(afterstates, check=False)
+            values[races] = exact[races]
+        return values
 
     def searched(
         self, equities: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray, count: int

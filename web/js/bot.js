@@ -53,7 +53,7 @@ export const LEVELS = Object.freeze(
         "a network after only 2,000 self-play games, 1-ply; wins 36% / 24% / 25% against the offensive / defensive / adaptive bots",
       model: "tapa-novice",
       ply: 1,
-      player: "checkpoints/tapa-novice.pt",
+      player: "checkpoints/tapa-novice.pt@nobearoff",
     },
     {
       id: "1ply",
@@ -62,7 +62,7 @@ export const LEVELS = Object.freeze(
         "the shipped network, the best play by its equity; wins 83% / 80% / 79% against the offensive / defensive / adaptive bots",
       model: "tapa-td",
       ply: 1,
-      player: "checkpoints/tapa-td.pt",
+      player: "checkpoints/tapa-td.pt@nobearoff",
     },
     {
       id: "2ply",
@@ -72,7 +72,7 @@ export const LEVELS = Object.freeze(
       model: "tapa-td",
       ply: 2,
       candidates: CANDIDATES,
-      player: "checkpoints/tapa-td.pt@2ply",
+      player: "checkpoints/tapa-td.pt@2ply@nobearoff",
     },
   ].map((level) => Object.freeze(level)),
 );

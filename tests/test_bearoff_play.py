@@ -1,0 +1,106 @@
+"""The bear-off database at play and in training: TD players value races exactly (unless
+``@nobearoff``), at every ply, and ``learner.bearoff`` puts the exact chances into play."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import PlayerSpecError, load_player
+from agents.bearoff import race_equities_after, race_positions, race_probabilities_after
+from agents.equity import equity
+from agents.search import ply_equities
+from agents.td.training import exact_races
+from tapa_env import Position, generate_afterstates
+from tapa_env.layout import OPP, ROW_WIDTH
+
+BOT = "checkpoints/tapa-td.npz"
+
+
+def race(own: dict[int, int], opp: dict[int, int]) -> np.ndarray:
+    """A race row: ``own`` on the mover's points, ``opp`` on the opponent's own points 1-6."""
+    row = np.zeros(ROW_WIDTH, dtype=np.int8)
+    for point, count in own.items():
+        row[point - 1] = count
+    for point, count in opp.items():
+        row[OPP + 24 - point] = count
+    return row
+
+
+# Races of a few checkers a side, and a contact position: afterstates of both kinds.
+POSITIONS = np.stack(
+    [
+        race({6: 3, 5: 2, 2: 1}, {6: 2, 4: 3, 1: 2}),
+        race({4: 1, 1: 1}, {6: 1, 5: 1}),
+        race({6: 5, 5: 4, 4: 3, 3: 2, 2: 1}, {6: 4, 5: 4, 4: 4, 3: 3}),
+        Position.initial().row,
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def turns():
+    positions = np.repeat(POSITIONS, 3, axis=0)
+    dice = np.tile(np.array([[6, 5], [2, 1], [3, 3]]), (len(POSITIONS), 1))
+    afterstates, offsets = generate_afterstates(positions, dice)
+    return positions, dice, afterstates, offsets
+
+
+def test_a_td_player_values_races_exactly_and_the_rest_by_its_network(turns):
+    positions, _, afterstates, offsets = turns
+    exact_player = load_player(BOT)
+    network_player = load_player(BOT + "@nobearoff")
+    assert exact_player.bearoff and not network_player.bearoff
+    races = race_positions(afterstates, check=False)
+    assert races.any() and not races.all()
+    with_database = exact_player.equities(afterstates, positions, offsets)
+    network = network_player.equities(afterstates, positions, offsets)
+    _, exact = race_equities_after(afterstates)
+    assert np.allclose(with_database[races], exact[races], atol=1e-6)
+    assert np.array_equal(with_database[~races], network[~races])
+    assert not np.allclose(network[races], exact[races], atol=1e-3)  # the database matters
+
+
+def test_the_search_values_every_ply_through_the_database(turns):
+    _, _, afterstates, offsets = turns
+    player = load_player(BOT + "@2ply")
+    rows = afterstates[offsets[0] : offsets[1]]  # a race: every reply is valued exactly
+    searched = ply_equities(player.equities, rows, 2)
+    _, replies = race_equities_after(rows)
+    assert np.all(np.isfinite(searched))
+    # Two plies over exact race values: minus the opponent's best exact reply, averaged.
+    network_only = ply_equities(load_player(BOT + "@2ply@nobearoff").equities, rows, 2)
+    assert not np.allclose(searched, network_only, atol=1e-3)
+    assert np.all(np.abs(searched) <= 2)
+    assert replies.shape == (len(rows),)
+
+
+def test_a_race_choice_follows_the_exact_equity(turns):
+    positions, dice, afterstates, offsets = turns
+    player = load_player(BOT)
+    choices = player.choose_batch(positions, dice, afterstates, offsets, np.random.default_rng(0))
+    for turn, choice in enumerate(choices):
+        rows = afterstates[offsets[turn] : offsets[turn + 1]]
+        if race_positions(rows, check=False).all():
+            _, exact = race_equities_after(rows)
+            assert exact[choice] == pytest.approx(exact.max(), abs=1e-6)
+
+
+def test_nobearoff_is_a_last_suffix_of_td_bots_alone():
+    player = load_player(BOT + "@3ply@nobearoff")
+    assert (player.ply, player.bearoff, player.name) == (3, False, "tapa-td@3ply@nobearoff")
+    with pytest.raises(PlayerSpecError, match="is for TD bots") as refused:
+        load_player("defensive@nobearoff")
+    assert "\n" not in str(refused.value)
+    with pytest.raises(PlayerSpecError):
+        load_player(BOT + "@nobearoff@2ply")  # the suffix comes last
+
+
+def test_training_plays_races_by_their_exact_chances(turns):
+    _, _, afterstates, offsets = turns
+    values = np.full((len(afterstates), 5), 0.2, dtype=np.float32)
+    exact_races(afterstates, values)
+    races, exact = race_probabilities_after(afterstates)
+    assert np.allclose(values[races], exact[races])
+    assert (values[~races] == np.float32(0.2)).all()
+    assert np.allclose(equity(values[races]), race_equities_after(afterstates)[1][races])
