@@ -21,6 +21,10 @@ single and double losses) and the equity, in points, from the mover's side.
   the evaluator's outcome chances of the last afterstate instead of the real result (from
   the side that made it, swapped to the mover's); ``N = 0`` is the evaluator's one-ply
   judgement. A game still going after :data:`MAX_TURNS` turns is valued the same way.
+* **Races.** With a player that values races by the bear-off database (a TD bot, unless
+  ``@nobearoff``), a trial that reaches a race (:func:`agents.bearoff.race_positions`) ends
+  there with the race's exact outcome chances: what its play-out would average over all
+  dice, without the noise of one play-out.
 * **Reproducible.** Results depend only on the player, the afterstates, the trials, the
   seed and the truncation, not on the number of worker processes: the trials are cut into
   fixed chunks (:data:`CHUNK_GAMES`), each played alone with its own random generator, and
@@ -47,6 +51,7 @@ from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .arena import roll
+from .bearoff import race_probabilities_after
 from .equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from .players import Player
 from .workers import play_in_workers
@@ -197,10 +202,26 @@ def play_trials(
         chances[odd] = chances[odd][:, SWAP]
         results[games] = chances
 
+    exact_races = bool(getattr(player, "bearoff", False))
+
+    def settle_races(games: np.ndarray) -> np.ndarray:
+        """End the games among ``games`` that are races with their exact chances (the mover's
+        side); the others are returned."""
+        if not exact_races or games.size == 0:
+            return games
+        races, chances = race_probabilities_after(rows[games], check=False)
+        if races.any():
+            settled = games[races]
+            exact = chances[races]
+            odd = turns[settled] % 2 == 1
+            exact[odd] = exact[odd][:, SWAP]
+            results[settled] = exact
+        return games[~races]
+
     ended, points = outcomes(afterstates, rules=rules, check=False)
     decided = np.repeat(ended, trials)
     results[decided] = np.repeat(one_hot_outcomes(points[ended]), trials, axis=0)
-    waiting = np.flatnonzero(~decided)
+    waiting = settle_races(np.flatnonzero(~decided))
     if limit == 0:
         value(waiting)
         waiting = waiting[:0]
@@ -226,7 +247,7 @@ def play_trials(
         stopped = slots[~finished & (turns[slots] >= limit)]
         if stopped.size:
             value(stopped)
-        going = slots[~finished & (turns[slots] < limit)]
+        going = settle_races(slots[~finished & (turns[slots] < limit)])
         if progress is not None and len(going) < len(slots):
             progress(len(slots) - len(going))
         refill = waiting[: batch - len(going)]

@@ -104,3 +104,32 @@ def test_training_plays_races_by_their_exact_chances(turns):
     assert np.allclose(values[races], exact[races])
     assert (values[~races] == np.float32(0.2)).all()
     assert np.allclose(equity(values[races]), race_equities_after(afterstates)[1][races])
+
+
+def test_a_rollout_ends_its_trials_at_races_with_their_exact_chances(turns):
+    from agents.rollout import roll_out
+
+    _, _, afterstates, offsets = turns
+    rows = afterstates[offsets[0] : offsets[1]][:3]  # race afterstates
+    player = load_player(BOT)
+    rolled = roll_out(player, rows, 36, seed=3)
+    races, exact = race_probabilities_after(rows)
+    assert races.all()
+    assert np.allclose(rolled.outcomes, exact)
+    assert np.allclose(rolled.stderr, 0.0)
+    # Played out by the network instead, the same races end near the exact chances.
+    played = roll_out(load_player(BOT + "@nobearoff"), rows, 1296, seed=3)
+    assert np.all(np.abs(played.equity - rolled.equity) < 4 * played.stderr + 0.02)
+
+
+def test_a_rollout_from_contact_settles_the_races_it_reaches():
+    from agents.rollout import roll_out
+
+    start = race({6: 4, 5: 4, 4: 3}, {6: 5, 5: 5, 4: 5})
+    start[12] = 2  # two checkers on 13: no contact, but not home yet
+    rows, _ = generate_afterstates(start[None, :], np.array([[2, 1]]))
+    assert not race_positions(np.concatenate([start[None, :], rows])).any()
+    rolled = roll_out(load_player(BOT), rows, 144, seed=1)
+    played = roll_out(load_player(BOT + "@nobearoff"), rows, 144, seed=1)
+    assert np.all(rolled.stderr < played.stderr + 1e-9)  # exact race values: less noise
+    assert np.all(np.abs(rolled.equity - played.equity) < 4 * played.stderr + 0.05)
