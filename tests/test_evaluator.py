@@ -103,7 +103,7 @@ def test_the_td_player_plays_the_afterstate_of_highest_equity(turns):
     positions, dice, afterstates, offsets = turns
     torch.manual_seed(2)
     network = TDNetwork(NetworkShape("raw", (16,), "sigmoid"))
-    player = TDPlayer(network.evaluator())
+    player = TDPlayer(network.evaluator(), bearoff=False)  # the network alone, in races too
     choices = player.choose_batch(positions, dice, afterstates, offsets, np.random.default_rng(0))
     values = equity(torch_probabilities(network, afterstates))
     for turn in range(len(positions)):

@@ -209,6 +209,39 @@ def _move_accumulator(accumulator, row, base, own, opp, pins, own_mother, opp_mo
             accumulator[h] += (opp_new - opp_old) * opp_mother[h]
 
 
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _play_accumulator(accumulator, row, base, own, pins, opp_mother, changed):
+    """Add to ``accumulator`` what a play changed from position ``base`` to its afterstate
+    ``row``. A play moves the mover's checkers and pins or frees opponent checkers, nothing
+    else: the opponent's counts and the mover's own mother (pinned or not, R9) stay as they
+    were, so only the mover's points and the pin marks are compared. The points that differ
+    are listed first (without a branch per point), then added."""
+    changes = 0
+    for p in range(POINTS):
+        changed[changes] = p
+        changes += row[OWN + p] != base[OWN + p]
+    pin_changes = changes
+    for p in range(POINTS):
+        changed[pin_changes] = p
+        pin_changes += row[PIN + p] != base[PIN + p]
+    hidden = accumulator.shape[0]
+    for j in range(changes):
+        p = changed[j]
+        new, old = own[p, row[OWN + p]], own[p, base[OWN + p]]
+        for h in range(hidden):
+            accumulator[h] += new[h] - old[h]
+    for j in range(changes, pin_changes):
+        p = changed[j]
+        new, old = pins[p, row[PIN + p] + 1], pins[p, base[PIN + p] + 1]
+        for h in range(hidden):
+            accumulator[h] += new[h] - old[h]
+    opp_new = 1 if row[OPP] == 1 and row[PIN] == 1 else 0
+    opp_old = 1 if base[OPP] == 1 and base[PIN] == 1 else 0
+    if opp_new != opp_old:
+        for h in range(hidden):
+            accumulator[h] += (opp_new - opp_old) * opp_mother[h]
+
+
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
 def _evaluate(
     rows,
@@ -244,6 +277,7 @@ def _evaluate(
     exponent_bits = np.zeros(hidden, dtype=np.int32)
     exponent_floats = exponent_bits.view(np.float32)
     logits = np.zeros(output_weight.shape[0], dtype=np.float32)
+    changed = np.zeros(2 * POINTS + 1, dtype=np.int64)
     for g in range(offsets.shape[0] - 1):
         first = offsets[g]
         for h in range(hidden):
@@ -262,9 +296,7 @@ def _evaluate(
         for i in range(first, offsets[g + 1]):
             for h in range(hidden):
                 accumulator[h] = base[h]
-            _move_accumulator(
-                accumulator, rows[i], positions[g], own, opp, pins, own_mother, opp_mother
-            )
+            _play_accumulator(accumulator, rows[i], positions[g], own, pins, opp_mother, changed)
             if expert.shape[0] > 0 and i > first:
                 expert_features(rows, i, features)
                 for k in range(EXPERT_FEATURES):
@@ -369,13 +401,15 @@ class Evaluator:
             rows: ``(M, ROW_WIDTH)`` int8 positions, usually afterstates.
             positions, offsets: optional, for afterstates: ``rows[offsets[g]:offsets[g+1]]``
                 are the afterstates of ``positions[g]`` (``(N, ROW_WIDTH)``, ``(N + 1,)``),
-                which makes the first layer cheaper (only what a play changed is added).
+                which makes the first layer cheaper (only what a play changed is added);
+                they must be its legal afterstates (a play changes the mover's checkers and
+                the pins alone).
             check: check that every row is a position (a ``PositionError`` names the first
                 bad one); ``False`` skips it for rows the engine produced itself.
         """
         rows = check_rows(rows) if check else as_rows(rows)
-        if positions is None:
-            positions = np.zeros((rows.shape[0], rows.shape[1]), dtype=np.int8)
+        if positions is None:  # each row its own position: the whole row goes in the sum
+            positions = rows
             offsets = np.arange(rows.shape[0] + 1, dtype=np.int64)
         else:
             positions = check_rows(positions) if check else as_rows(positions)
