@@ -73,7 +73,11 @@ class TDPlayer(Player):
         moved (``positions`` and ``offsets``, when given, say which position each came from):
         the valuation that the deeper search values every afterstate by; exact in races with
         :attr:`bearoff`."""
-        values = equity(self.evaluator.probabilities(afterstates, positions, offsets))
+        return self._equities(afterstates, positions, offsets, check=True)
+
+    def _equities(self, afterstates, positions=None, offsets=None, *, check=False):
+        """:meth:`equities` of rows the engine made (``check=False``: not checked again)."""
+        values = equity(self.evaluator.probabilities(afterstates, positions, offsets, check=check))
         if self.bearoff:
             races, exact = race_equities_after(afterstates, check=False)
             values[races] = exact[races]
@@ -87,12 +91,12 @@ class TDPlayer(Player):
         chosen = top_candidates(equities, offsets, count)
         scores = np.full(len(afterstates), -np.inf)
         scores[chosen] = ply_equities(
-            self.equities, afterstates[chosen], self.ply, self.rules, self.replies
+            self._equities, afterstates[chosen], self.ply, self.rules, self.replies
         )
         return scores
 
     def choose_batch(self, positions, dice, afterstates, offsets, rng):
-        equities = self.equities(afterstates, positions, offsets)
+        equities = self._equities(afterstates, positions, offsets)
         if self.ply == 1:
             return best_in_each_turn(equities, offsets)
         return best_in_each_turn(
