@@ -51,7 +51,7 @@ from .bearoff_file import (
     load_database,
     shared_database,
 )
-from .equity import swap_sides
+from .equity import equity, swap_sides
 from .files import WriteError
 
 __all__ = [
@@ -319,3 +319,32 @@ def main(arguments: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+class ExactRaces:
+    """A network's evaluator whose race afterstates are valued exactly by the database:
+    ``probabilities`` and ``equities`` of afterstate rows (the side that just moved), as the
+    network's evaluator has them, with the race rows' exact chances in place."""
+
+    def __init__(self, evaluator) -> None:
+        self.evaluator = evaluator
+
+    def probabilities(self, rows, positions=None, offsets=None, *, check: bool = True):
+        values = self.evaluator.probabilities(rows, positions, offsets, check=check)
+        races, exact = race_probabilities_after(rows, check=False)
+        values[races] = exact[races]
+        return values
+
+    def equities(self, rows, positions=None, offsets=None, *, check: bool = True):
+        return equity(self.probabilities(rows, positions, offsets, check=check))
+
+
+def evaluator_of(player):
+    """What ``player`` values afterstates by, or ``None`` without a network: its
+    ``evaluator`` (anything with ``probabilities(rows, check=False)`` giving ``(M, 5)``
+    outcome chances), exact in races (:class:`ExactRaces`) for a player whose ``bearoff``
+    says it uses the database (a TD bot unless ``@nobearoff``)."""
+    evaluator = getattr(player, "evaluator", None)
+    if not callable(getattr(evaluator, "probabilities", None)):
+        return None
+    return ExactRaces(evaluator) if getattr(player, "bearoff", False) else evaluator

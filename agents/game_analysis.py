@@ -40,6 +40,7 @@ from tapa_env import Position, legal_plays
 from tapa_env.movegen import generate_afterstates
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from .bearoff import evaluator_of
 from .files import PlayerSpecError
 from .game_record import FIRST_LINE, SIDES, GameRecord, describe_roll, read_record
 from .loading import load_player
@@ -96,9 +97,10 @@ def one_ply_equities(
     offsets: np.ndarray,
     rules: Rules = DEFAULT_RULES,
 ) -> np.ndarray:
-    """``(M,)`` float64: each afterstate's equity by ``player``'s network, from the side that
-    played it; exact points where the play ends the game."""
-    value = evaluator_value(player.evaluator)
+    """``(M,)`` float64: each afterstate's equity by ``player``'s network (exact in races,
+    :func:`agents.bearoff.evaluator_of`), from the side that played it; exact points where
+    the play ends the game."""
+    value = evaluator_value(evaluator_of(player))
     return exact_equities(value, afterstates, positions, offsets, rules)
 
 
@@ -108,7 +110,7 @@ def two_ply_equities(
     """``(C,)`` float64: the two-ply equity of each afterstate, from the side that played it:
     minus the opponent's expected best reply over its 21 rolls, each reply valued by the
     network (exactly where it ends the game); a play that ends the game, its points."""
-    return ply_equities(evaluator_value(player.evaluator), afterstates, 2, rules)
+    return ply_equities(evaluator_value(evaluator_of(player)), afterstates, 2, rules)
 
 
 def rollout_module():

@@ -40,6 +40,7 @@ import numpy as np
 
 from tapa_env.rules import DEFAULT_RULES, Rules
 
+from .bearoff import evaluator_of
 from .files import PlayerSpecError
 from .loading import load_player
 from .players import Player
@@ -91,7 +92,7 @@ def best_play_equities(
     from the mover's side (exact points where the play ends the game; the position itself,
     valued by the network, where the mover must pass)."""
     positions = np.asarray(positions, dtype=np.int8).reshape(-1, positions.shape[-1])
-    return best_equities(evaluator_value(reference.evaluator), positions, rules)
+    return best_equities(evaluator_value(evaluator_of(reference)), positions, rules)
 
 
 def turn_luck(

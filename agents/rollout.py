@@ -51,7 +51,7 @@ from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from .arena import roll
-from .bearoff import race_probabilities_after
+from .bearoff import evaluator_of, race_probabilities_after
 from .equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from .players import Player
 from .workers import play_in_workers
@@ -141,13 +141,6 @@ def trial_dice(seed: int, trials: np.ndarray, turns: np.ndarray) -> np.ndarray:
         throw = np.where(turns[early] == 0, first, second)
         dice[early] = np.stack([throw // 6 + 1, throw % 6 + 1], axis=1)
     return dice
-
-
-def evaluator_of(player: Player):
-    """The player's evaluator (a trained TD bot's network), or ``None``: anything with
-    ``probabilities(rows, check=False)`` giving ``(M, 5)`` outcome chances."""
-    evaluator = getattr(player, "evaluator", None)
-    return evaluator if callable(getattr(evaluator, "probabilities", None)) else None
 
 
 def play_trials(

@@ -133,3 +133,18 @@ def test_a_rollout_from_contact_settles_the_races_it_reaches():
     played = roll_out(load_player(BOT + "@nobearoff"), rows, 144, seed=1)
     assert np.all(rolled.stderr < played.stderr + 1e-9)  # exact race values: less noise
     assert np.all(np.abs(rolled.equity - played.equity) < 4 * played.stderr + 0.05)
+
+
+def test_analysis_luck_and_truncation_read_races_exactly_through_the_players_evaluator(turns):
+    from agents.bearoff import ExactRaces, evaluator_of
+
+    _, _, afterstates, _ = turns
+    exact = evaluator_of(load_player(BOT))
+    network = evaluator_of(load_player(BOT + "@nobearoff"))
+    assert isinstance(exact, ExactRaces) and not isinstance(network, ExactRaces)
+    assert evaluator_of(load_player("defensive")) is None
+    races, chances = race_probabilities_after(afterstates)
+    found = exact.probabilities(afterstates, check=False)
+    assert np.allclose(found[races], chances[races], atol=1e-6)
+    assert np.array_equal(found[~races], network.probabilities(afterstates)[~races])
+    assert np.allclose(exact.equities(afterstates), equity(found))

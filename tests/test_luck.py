@@ -14,6 +14,7 @@ import pytest
 import agents.tournament as tournament
 from agents import load_player, play_games
 from agents.arena import roll
+from agents.bearoff import evaluator_of
 from agents.files import PlayerSpecError
 from agents.luck import (
     DEFAULT_REFERENCE,
@@ -72,7 +73,7 @@ def slow_best(reference, position: Position, dice) -> float:
         if result is not None:
             values.append(float(result.winner * result.points))
         else:
-            values.append(float(reference.evaluator.equities(after.row[None, :])[0]))
+            values.append(float(evaluator_of(reference).equities(after.row[None, :])[0]))
     return max(values)
 
 
@@ -120,10 +121,10 @@ def test_a_forced_play_and_a_pass_are_valued_as_they_stand(reference):
     best = best_play_equities(reference, position.row[None, :])[0]
     (forced,) = legal_afterstates(position, (1, 1))  # four checkers 24 -> 23, the only play
     assert best[roll_index([[1, 1]])[0]] == pytest.approx(
-        float(reference.evaluator.equities(forced.row[None, :])[0]), abs=1e-6
+        float(evaluator_of(reference).equities(forced.row[None, :])[0]), abs=1e-6
     )
     assert legal_afterstates(position, (6, 6)) == [position]  # no play: the mover passes
-    itself = float(reference.evaluator.equities(position.row[None, :])[0])
+    itself = float(evaluator_of(reference).equities(position.row[None, :])[0])
     assert best[roll_index([[6, 6]])[0]] == pytest.approx(itself, abs=1e-6)
     passes = [k for k, rolled in enumerate(ROLLS) if 1 not in rolled]
     assert np.allclose(best[passes], itself, atol=1e-6)  # every roll without a 1 passes
