@@ -338,7 +338,9 @@ def analyse_position(
     ``trials`` times each by ``player`` (none with ``trials=0``): :func:`make_report`.
 
     ``rollout_started`` is called with the number of rollout games before they start, and
-    ``progress`` with the number finished as they finish.
+    ``progress`` with the number finished as they finish. ``exact_races`` in the report says
+    whether the player values races by the bear-off database (at every ply and in the
+    rollout: a trial ends at a race with its exact chances).
     """
     values = value_plays(player, position, dice, rules, candidates, trials)
     result = None
@@ -347,7 +349,9 @@ def analyse_position(
             rollout_started(len(values.rolled) * trials)
         rows = values.rows[values.rolled]
         result = roll_out(player, rows, trials, seed, truncate, rules, workers, progress)
-    return make_report(values, getattr(player, "name", str(player)), rules, result, trials)
+    report = make_report(values, getattr(player, "name", str(player)), rules, result, trials)
+    report["exact_races"] = bool(getattr(player, "bearoff", False))
+    return report
 
 
 def format_analysis(report: dict) -> str:
@@ -361,6 +365,8 @@ def format_analysis(report: dict) -> str:
             if rollout["truncate"] is None
             else f"truncated at {rollout['truncate']} turns"
         )
+        if report.get("exact_races"):
+            length += "; races valued exactly by the bear-off database"
         lines.append(
             f"Rollout: {rollout['trials']} trials of each of the {rollout['plays']} best plays "
             f"by 2-ply ({length}, seed {rollout['seed']})."

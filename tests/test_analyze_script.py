@@ -65,7 +65,10 @@ def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
     assert sorted(listed) == sorted(texts) and len(set(listed)) == len(texts)
     assert [len(figures) for _, _, figures in rows] == [10] * 3 + [9] * (len(texts) - 3)
     report = json.loads(out.read_text())
-    assert set(report) == {"position", "dice", "player", "rules", "rollout", "columns", "plays"}
+    assert set(report) == {
+        *("position", "dice", "player", "rules", "rollout", "columns", "plays", "exact_races")
+    }
+    assert report["exact_races"] is True  # a TD bot values races by the bear-off database
     assert report["position"] == LATER and report["dice"] == [3, 1]
     assert report["rollout"] == {"trials": 36, "plays": 3, "truncate": 6, "seed": 0}
     assert [entry["play"] for entry in report["plays"]] == listed
