@@ -64,6 +64,8 @@ MAX_TURNS = 1000
 """A trial still going after this many turns is valued by the evaluator (as a truncation)."""
 CHUNK_GAMES = 4096
 """About how many games (afterstates times trials) one chunk of work plays, in one batch."""
+CHUNK_GROUPS = 4
+"""The number of chunks is a multiple of this: no worker of 2 or 4 waits on the last one."""
 BATCH = 8192
 """The most games stepped together in one engine call."""
 DRAW = np.eye(len(OUTCOMES))[OUTCOMES.index("draw")]
@@ -250,9 +252,13 @@ def play_trials(
 
 
 def chunks(plays: int, trials: int) -> list[tuple[int, int]]:
-    """``(first trial, trials)`` work items of about :data:`CHUNK_GAMES` games each; they
-    depend on the numbers of plays and trials only, never on the workers."""
-    size = max(1, CHUNK_GAMES // max(plays, 1))
+    """``(first trial, trials)`` work items of at most about :data:`CHUNK_GAMES` games each,
+    as many as a multiple of :data:`CHUNK_GROUPS` (or one a trial), so that 2 or 4 workers
+    finish together; they depend on the numbers of plays and trials only, never on the
+    workers."""
+    count = -(-max(plays, 1) * trials // CHUNK_GAMES)
+    count = min(trials, -(-count // CHUNK_GROUPS) * CHUNK_GROUPS)
+    size = -(-trials // count)
     return [(first, min(size, trials - first)) for first in range(0, trials, size)]
 
 
