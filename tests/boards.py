@@ -57,3 +57,10 @@ def board_dict(
 def keys(positions: Iterable[Position]) -> set[str]:
     """The set of :attr:`Position.key` of ``positions``, to compare afterstates as a set."""
     return {position.key for position in positions}
+
+
+def race(own: Mapping[int, int], opp: Mapping[int, int]):
+    """A race row (a writable ``int8`` array): ``own`` on the mover's points, ``opp`` on the
+    opponent's own points 1-6 (its home; the mover's 24 down to 19), nothing pinned."""
+    mover_frame = {POINTS + 1 - point: count for point, count in opp.items()}
+    return board(own, mover_frame).row.copy()

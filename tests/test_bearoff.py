@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from boards import race
 
 from agents.bearoff import (
     BearoffDatabase,
@@ -39,7 +40,7 @@ from agents.bearoff_build import (
 from agents.bearoff_file import read_database
 from agents.equity import equity
 from tapa_env import Position, Rules
-from tapa_env.layout import OPP, PIN, ROW_WIDTH, flip, initial_rows
+from tapa_env.layout import OPP, PIN, flip, initial_rows
 from tapa_env.movegen import generate_afterstates
 from tapa_env.outcome import outcomes
 from tapa_env.position import check_rows
@@ -61,16 +62,6 @@ def tables() -> dict[str, np.ndarray]:
 @pytest.fixture(scope="module")
 def database(tables) -> BearoffDatabase:
     return BearoffDatabase.from_tables(tables)
-
-
-def race(own: dict[int, int], opp: dict[int, int]) -> np.ndarray:
-    """A race row: ``own`` on the mover's points, ``opp`` on the opponent's own points 1-6."""
-    row = np.zeros(ROW_WIDTH, dtype=np.int8)
-    for point, count in own.items():
-        row[point - 1] = count
-    for point, count in opp.items():
-        row[OPP + 24 - point] = count
-    return row
 
 
 # The index -------------------------------------------------------------------------------

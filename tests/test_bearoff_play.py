@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boards import race
 
 from agents import PlayerSpecError, load_player
 from agents.bearoff import race_equities_after, race_positions, race_probabilities_after
@@ -12,19 +13,8 @@ from agents.equity import equity
 from agents.search import ply_equities
 from agents.td.training import exact_races
 from tapa_env import Position, generate_afterstates
-from tapa_env.layout import OPP, ROW_WIDTH
 
 BOT = "checkpoints/tapa-td.npz"
-
-
-def race(own: dict[int, int], opp: dict[int, int]) -> np.ndarray:
-    """A race row: ``own`` on the mover's points, ``opp`` on the opponent's own points 1-6."""
-    row = np.zeros(ROW_WIDTH, dtype=np.int8)
-    for point, count in own.items():
-        row[point - 1] = count
-    for point, count in opp.items():
-        row[OPP + 24 - point] = count
-    return row
 
 
 # Races of a few checkers a side, and a contact position: afterstates of both kinds.
