@@ -250,6 +250,9 @@ def report(result: TrainResult, config: RunConfig, run_dir: Path, curve: Path | 
     verb = "stopped" if result.status == "interrupted" else "trained"
     print(f"{verb} at {result.games} games ({result.turns} turns) in {result.seconds:.0f} s")
     if result.evaluation:
+        evaluated = result.evaluation.get("games_trained", result.games)
+        if evaluated != result.games:
+            print(f"the last evaluation, at {evaluated} games:")
         for name, value in result.evaluation.items():
             if isinstance(value, dict):
                 low, high = value["ppg_ci95"]

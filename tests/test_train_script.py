@@ -186,3 +186,25 @@ def test_help_and_a_refused_setting_load_neither_torch_nor_the_engine(arguments)
     )
     status = 2 if "total_games=abc" in arguments else 0
     assert done.stdout.splitlines()[-1] == f"{status} []", done.stderr
+
+
+def test_a_stopped_run_says_when_its_last_evaluation_was(capsys, tmp_path):
+    import train
+    from agents.runs import TrainResult
+    from agents.td.config import TDConfig
+
+    evaluation = {
+        "games_trained": 0,
+        "offensive": {"win_rate": 0.04, "ppg": -1.8, "ppg_ci95": [-1.9, -1.7], "games": 400},
+    }
+    stopped = TrainResult("interrupted", 35774, 3371082, tmp_path / "last.pt", evaluation, 88.0)
+    train.report(stopped, TDConfig(), tmp_path, None)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [
+        "stopped at 35774 games (3371082 turns) in 88 s",
+        "the last evaluation, at 0 games:",
+        "  vs offensive  win   4.0%  ppg -1.800 [-1.900, -1.700] over 400 games",
+    ]
+    evaluation["games_trained"] = 35774  # evaluated at the end: nothing to say
+    train.report(stopped, TDConfig(), tmp_path, None)
+    assert "the last evaluation" not in capsys.readouterr().out
