@@ -167,6 +167,7 @@ def slow_games(players, games: int, seed: int, reference, max_turns: int = 1000)
     return np.array(points), np.array(luck)
 
 
+@pytest.mark.slow  # whole games against a plain loop stay in the default run
 def test_the_arena_adds_up_the_same_luck_as_a_plain_loop(reference):
     players = (load_player("offensive"), load_player("defensive"))
     results = play_games(players, 4, seed=5, batch=3, max_turns=40, reference=reference)

@@ -30,7 +30,9 @@ def run(*arguments: str) -> subprocess.CompletedProcess:
     return done
 
 
-@pytest.mark.parametrize("launcher", ["joblib", "submitit_local"])
+@pytest.mark.parametrize(
+    "launcher", ["joblib", pytest.param("submitit_local", marks=pytest.mark.slow)]
+)
 def test_a_two_point_sweep_completes_in_two_run_directories(tmp_path, launcher):
     sweep = tmp_path / "sweep"
     run(
