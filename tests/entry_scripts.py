@@ -4,6 +4,8 @@ in-process: they are scripts at the repository's root, not modules of the packag
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -22,3 +24,18 @@ def load_script(name: str) -> ModuleType:
         sys.modules[module_name] = module
         spec.loader.exec_module(module)
     return sys.modules[module_name]
+
+
+def run_play(*overrides: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """play.py with ``overrides``; no game record unless they ask for one."""
+    if not any(override.startswith("record=") for override in overrides):
+        overrides = (*overrides, "record=null")
+    return subprocess.run(
+        [sys.executable, str(ROOT / "play.py"), *overrides],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from boards import board
+from entry_scripts import run_play
 
 from agents import load_player
 from agents import terminal as play
@@ -335,21 +336,6 @@ def test_the_bots_plays_are_also_shown_in_your_numbering():
 
 
 # --- the command line -----------------------------------------------------------------------
-
-
-def run_play(*overrides: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """play.py with ``overrides``; no game record unless they ask for one."""
-    if not any(override.startswith("record=") for override in overrides):
-        overrides = (*overrides, "record=null")
-    return subprocess.run(
-        [sys.executable, str(ROOT / "play.py"), *overrides],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> None:

@@ -4,14 +4,12 @@ depend on what else is searched with them; ``@3ply`` as a level of load_player a
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from boards import board
+from entry_scripts import run_play
 
 import agents.search as search
 from agents import load_player
@@ -275,18 +273,6 @@ def test_a_fourth_ply_is_refused_in_one_line_naming_the_depths():
 
 def test_a_file_pattern_keeps_its_three_ply_suffix():
     assert _expand("checkpoints/tapa-td.n?z@3ply") == [f"{BOT}@3ply"]
-
-
-def run_play(*overrides: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "play.py"), "record=null", *overrides],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
 
 
 def test_play_meets_the_three_ply_bot_and_its_help_names_the_level():
