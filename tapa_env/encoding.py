@@ -98,39 +98,62 @@ def _bits_set(mask):
     return (mask + (mask >> 8) + (mask >> 16)) & 0xFF
 
 
-@nb.njit(cache=True, nogil=True)
-def expert_features(rows, i, features):
-    """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``.
+POINT_MASKS = 10
+"""The length of a row's point masks (:func:`point_masks`)."""
 
-    One pass over the points sums the pips and sets a bit per point in masks (occupied,
-    one checker, two or more, each pin); the counts are then bit operations on the masks:
-    a lone unpinned checker is exposed when a movable enemy checker lies 1 to 6 points
-    behind it, which is the mask of movable enemy checkers shifted by 1 to 6.
-    """
-    own_pips = 0
-    opp_pips = 0
-    own_occupied = 0
-    opp_occupied = 0
-    own_lone = 0
-    opp_lone = 0
-    own_made = 0
-    opp_made = 0
-    held = 0  # opponent checkers pinned by the mover
-    suffered = 0  # mover checkers pinned by the opponent
+
+@nb.njit(cache=True, nogil=True)
+def point_masks(rows, i, masks):
+    """Fill ``masks`` (int64, :data:`POINT_MASKS`) with the pip counts and point masks of
+    ``rows[i]``, what :func:`features_of_masks` reads. One pass over the points sums the
+    pips and sets a bit per point: occupied, one checker, two or more (each side), each pin."""
+    for k in range(POINT_MASKS):
+        masks[k] = 0
     for p in range(POINTS):
         own = np.int64(rows[i, OWN + p])
         opp = np.int64(rows[i, OPP + p])
         pin = rows[i, PIN + p]
-        own_pips += own * (p + 1)
-        opp_pips += opp * (POINTS - p)
-        own_occupied |= np.int64(own > 0) << p
-        opp_occupied |= np.int64(opp > 0) << p
-        own_lone |= np.int64(own == 1) << p
-        opp_lone |= np.int64(opp == 1) << p
-        own_made |= np.int64(own >= 2) << p
-        opp_made |= np.int64(opp >= 2) << p
-        held |= np.int64(pin == 1) << p
-        suffered |= np.int64(pin == -1) << p
+        masks[0] += own * (p + 1)
+        masks[1] += opp * (POINTS - p)
+        masks[2] |= np.int64(own > 0) << p
+        masks[3] |= np.int64(opp > 0) << p
+        masks[4] |= np.int64(own == 1) << p
+        masks[5] |= np.int64(opp == 1) << p
+        masks[6] |= np.int64(own >= 2) << p
+        masks[7] |= np.int64(opp >= 2) << p
+        masks[8] |= np.int64(pin == 1) << p
+        masks[9] |= np.int64(pin == -1) << p
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def move_own(masks, p, old, new):
+    """Change the mover's checkers on point ``p`` (0-based) of ``masks`` from ``old`` to
+    ``new``: what a play does to the point masks of its position."""
+    bit = np.int64(1) << p
+    masks[0] += (new - old) * (p + 1)
+    masks[2] = (masks[2] & ~bit) | (np.int64(new > 0) << p)
+    masks[4] = (masks[4] & ~bit) | (np.int64(new == 1) << p)
+    masks[6] = (masks[6] & ~bit) | (np.int64(new >= 2) << p)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def move_pin(masks, p, pin):
+    """Set the pin mark of point ``p`` (0-based) of ``masks`` to ``pin`` (-1, 0 or +1)."""
+    bit = np.int64(1) << p
+    masks[8] = (masks[8] & ~bit) | (np.int64(pin == 1) << p)
+    masks[9] = (masks[9] & ~bit) | (np.int64(pin == -1) << p)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def features_of_masks(masks, features):
+    """Write the ``EXPERT_FEATURES`` expert features of a row with point masks ``masks``
+    (:func:`point_masks`) into ``features``. The counts are bit operations on the masks: a
+    lone unpinned checker is exposed when a movable enemy checker lies 1 to 6 points behind
+    it, which is the mask of movable enemy checkers shifted by 1 to 6."""
+    own_occupied, opp_occupied = masks[2], masks[3]
+    own_lone, opp_lone = masks[4], masks[5]
+    own_made, opp_made = masks[6], masks[7]
+    held, suffered = masks[8], masks[9]  # opponent checkers pinned by the mover; the reverse
     unpinned = ~(held | suffered)
     # The opponent moves up the mover's numbering, the mover down it.
     opp_movable = opp_occupied & ~held
@@ -140,8 +163,8 @@ def expert_features(rows, i, features):
     for pips in range(1, _DIE + 1):
         opp_reach |= opp_movable << pips
         own_reach |= own_movable >> pips
-    features[0] = own_pips / 360.0
-    features[1] = opp_pips / 360.0
+    features[0] = masks[0] / 360.0
+    features[1] = masks[1] / 360.0
     features[2] = _bits_set(own_lone & unpinned & opp_reach & _ALL_POINTS) / 5.0
     features[3] = _bits_set(opp_lone & unpinned & own_reach) / 5.0
     features[4] = _bits_set(held) / 5.0
@@ -155,6 +178,15 @@ def expert_features(rows, i, features):
     behind_opp_start = (own_movable >> 1) & _DIE_SPAN
     features[8] = 1.0 if own_mother_alone and behind_own_start else 0.0
     features[9] = 1.0 if opp_mother_alone and behind_opp_start else 0.0
+
+
+@nb.njit(cache=True, nogil=True)
+def expert_features(rows, i, features):
+    """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``
+    (:func:`point_masks`, then :func:`features_of_masks`)."""
+    masks = np.zeros(POINT_MASKS, dtype=np.int64)
+    point_masks(rows, i, masks)
+    features_of_masks(masks, features)
 
 
 @nb.njit(cache=True, nogil=True)

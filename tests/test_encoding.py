@@ -12,7 +12,17 @@ import numpy as np
 import pytest
 
 from tapa_env import Position, flip, generate_afterstates, outcomes
-from tapa_env.encoding import ENCODINGS, get_encoding
+from tapa_env.encoding import (
+    ENCODINGS,
+    POINT_MASKS,
+    features_of_masks,
+    get_encoding,
+    move_own,
+    move_pin,
+    point_masks,
+)
+from tapa_env.layout import OWN as OWN_COLUMN
+from tapa_env.layout import PIN as PIN_COLUMN
 from tapa_env.selfplay import random_self_play
 
 try:
@@ -366,3 +376,34 @@ def test_flip_of_a_hand_built_position_swaps_known_features():
     opponent_on_12 = UNARY + (POINTS + 12 - 1) * 4
     assert encoded[opponent_on_12 : opponent_on_12 + 4].tolist() == [1, 1, 1, 5]
     np.testing.assert_allclose(encoded[MOTHER : MOTHER + 6], [1, 0, 0, 2 / 15, 0, 0])
+
+
+# --- the point masks, changed by a play ----------------------------------------------------
+
+
+def test_a_positions_point_masks_changed_by_each_play_are_its_afterstates_masks():
+    """The evaluator computes an afterstate's expert features from its position's point
+    masks, changed only where the play changed the mover's checkers or a pin mark."""
+    record = random_self_play(12, seed=11)
+    afterstates, offsets = generate_afterstates(record.positions, record.dice)
+    turn_of = np.repeat(np.arange(len(record.positions)), np.diff(offsets))
+    changed_pins = 0
+    for row, turn in zip(afterstates, turn_of, strict=True):
+        position = record.positions[turn]
+        masks = np.zeros(POINT_MASKS, dtype=np.int64)
+        point_masks(position[None, :], 0, masks)
+        for p in range(POINTS):
+            if row[OWN_COLUMN + p] != position[OWN_COLUMN + p]:
+                move_own(
+                    masks, p, np.int64(position[OWN_COLUMN + p]), np.int64(row[OWN_COLUMN + p])
+                )
+            if row[PIN_COLUMN + p] != position[PIN_COLUMN + p]:
+                move_pin(masks, p, row[PIN_COLUMN + p])
+                changed_pins += 1
+        expected = np.zeros(POINT_MASKS, dtype=np.int64)
+        point_masks(row[None, :], 0, expected)
+        assert masks.tolist() == expected.tolist(), Position(position).key
+        features = np.zeros(10, dtype=np.float32)
+        features_of_masks(masks, features)
+        np.testing.assert_array_equal(features, get_encoding("expert").encode(row)[0, EXPERT:])
+    assert changed_pins > 100  # plays that pin or free a checker were among them

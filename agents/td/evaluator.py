@@ -15,7 +15,9 @@ a row then costs one table lookup per occupied point instead of a product with a
 inputs, and no encoded array is written at all. The ``expert`` encoding's ten global
 features are computed per row; those of a position's first afterstate go into the
 position's sum, and each other afterstate adds only the features in which it differs
-(most do not change within a turn). The result equals
+(most do not change within a turn). They are read from bit masks of the points (occupied,
+lone, made, pinned), built once for the position and changed only at the points a play
+changed (:func:`tapa_env.encoding.point_masks`). The result equals
 ``network(encode(rows))`` up to float32 rounding (the sums run in another order).
 """
 
@@ -34,10 +36,14 @@ from tapa_env.encoding import (
     MOTHER,
     OFF,
     PINS,
+    POINT_MASKS,
     RAW_SIZE,
     UNITS,
-    expert_features,
+    features_of_masks,
     get_encoding,
+    move_own,
+    move_pin,
+    point_masks,
 )
 from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
 from tapa_env.position import check_rows
@@ -135,111 +141,129 @@ class FirstLayerTables:
 
 
 _SIGMOID, _TANH, _RELU = range(3)
-_LOG2E = np.float32(1.4426950408889634)
-_LN2_HIGH = np.float32(0.693359375)
-_LN2_LOW = np.float32(-2.12194440e-4)
+_TANH_LIMIT = np.float32(9.0)
+"""Beyond +-9 float32 tanh is +-1 to within 3e-8, so the approximation is clamped there."""
+_TANH_P = tuple(
+    np.float32(c)
+    for c in (0.9999999066, 0.1337299813, 0.003486346716, 2.04680808e-05, 1.317934594e-08)
+)
+_TANH_Q = tuple(
+    np.float32(c) for c in (1.0, 0.4670629496, 0.02584107926, 0.0003271005339, 7.700595239e-07)
+)
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _activate(values, activation, exponent_bits, exponent_floats):
-    """The activation of ``values`` ``(H,)`` in place.
+def _tanh(x):
+    """tanh of a float32 within 3.4e-7: ``x P(x^2) / Q(x^2)`` with both of degree 4, fitted
+    (minimax, on [0, 9]) for this pass. Nothing but multiplies, adds and one division, so a
+    loop of it runs in vector registers."""
+    v = min(max(x, -_TANH_LIMIT), _TANH_LIMIT)
+    s = v * v
+    p = (((_TANH_P[4] * s + _TANH_P[3]) * s + _TANH_P[2]) * s + _TANH_P[1]) * s + _TANH_P[0]
+    q = (((_TANH_Q[4] * s + _TANH_Q[3]) * s + _TANH_Q[2]) * s + _TANH_Q[1]) * s + _TANH_Q[0]
+    return v * p / q
 
-    Sigmoid (and tanh, ``2 sigmoid(2x) - 1``) use an ``exp`` that vectorises: ``2**k`` from
-    the float's exponent bits times a degree-7 polynomial of the remainder (Cephes'
-    ``expf``), within 2e-7 of the exact sigmoid. ``exponent_bits`` is int32 scratch of
-    shape ``(H,)`` and ``exponent_floats`` the same memory read as float32.
-    """
-    if activation == _RELU:
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _activate(values, activation):
+    """The activation of ``values`` ``(H,)`` in place; the sigmoid is ``(1 + tanh(x/2)) / 2``
+    (:func:`_tanh`: within 2e-7 of the exact sigmoid)."""
+    half = np.float32(0.5)
+    if activation == _SIGMOID:
+        for h in range(values.shape[0]):
+            values[h] = half + half * _tanh(half * values[h])
+    elif activation == _TANH:
+        for h in range(values.shape[0]):
+            values[h] = _tanh(values[h])
+    else:
         for h in range(values.shape[0]):
             values[h] = max(values[h], np.float32(0.0))
-        return
-    scale = np.float32(2.0) if activation == _TANH else np.float32(1.0)
-    for h in range(values.shape[0]):
-        x = min(max(-scale * values[h], np.float32(-87.0)), np.float32(87.0))
-        k = np.int32(x * _LOG2E + np.float32(128.5)) - np.int32(128)  # round(x / ln 2)
-        n = np.float32(k)
-        r = (x - n * _LN2_HIGH) - n * _LN2_LOW
-        p = np.float32(1.9875691500e-4)
-        p = p * r + np.float32(1.3981999507e-3)
-        p = p * r + np.float32(8.3334519073e-3)
-        p = p * r + np.float32(4.1665795894e-2)
-        p = p * r + np.float32(1.6666665459e-1)
-        p = p * r + np.float32(5.0000001201e-1)
-        values[h] = p * r * r + r + np.float32(1.0)
-        exponent_bits[h] = (k + np.int32(127)) << np.int32(23)
-    for h in range(values.shape[0]):
-        sigmoid = np.float32(1.0) / (np.float32(1.0) + values[h] * exponent_floats[h])
-        values[h] = scale * sigmoid - (scale - np.float32(1.0))
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _mothers_pinned(row):
-    """(mover's mother pinned, opponent's mother pinned) of a row, as 0/1."""
-    last = POINTS - 1
-    own = 1 if row[OWN + last] == 1 and row[PIN + last] == -1 else 0
-    opp = 1 if row[OPP] == 1 and row[PIN] == 1 else 0
-    return own, opp
-
-
-@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _move_accumulator(accumulator, row, base, own, opp, pins, own_mother, opp_mother):
-    """Add to ``accumulator`` what changes from position ``base`` to ``row``, point by point:
-    the first layer is linear in the per-point table entries (see the module docstring)."""
+def _position_accumulator(accumulator, positions, g, own, opp, pins, own_mother, opp_mother):
+    """Add to ``accumulator`` the table entries of every point of ``positions[g]``: the first
+    layer is linear in the per-point table entries (see the module docstring). Rows are
+    indexed, never sliced, here and below: a slice is an array object whose reference count
+    changes on each use."""
     hidden = accumulator.shape[0]
     for p in range(POINTS):
-        new, old = row[OWN + p], base[OWN + p]
-        if new != old:
+        count = positions[g, OWN + p]
+        if count != 0:
             for h in range(hidden):
-                accumulator[h] += own[p, new, h] - own[p, old, h]
-        new, old = row[OPP + p], base[OPP + p]
-        if new != old:
+                accumulator[h] += own[p, count, h] - own[p, 0, h]
+        count = positions[g, OPP + p]
+        if count != 0:
             for h in range(hidden):
-                accumulator[h] += opp[p, new, h] - opp[p, old, h]
-        new, old = row[PIN + p] + 1, base[PIN + p] + 1
-        if new != old:
+                accumulator[h] += opp[p, count, h] - opp[p, 0, h]
+        mark = positions[g, PIN + p] + 1
+        if mark != 1:
             for h in range(hidden):
-                accumulator[h] += pins[p, new, h] - pins[p, old, h]
-    own_new, opp_new = _mothers_pinned(row)
-    own_old, opp_old = _mothers_pinned(base)
-    if own_new != own_old:
+                accumulator[h] += pins[p, mark, h] - pins[p, 1, h]
+    last = POINTS - 1
+    if positions[g, OWN + last] == 1 and positions[g, PIN + last] == -1:
         for h in range(hidden):
-            accumulator[h] += (own_new - own_old) * own_mother[h]
-    if opp_new != opp_old:
+            accumulator[h] += own_mother[h]
+    if positions[g, OPP] == 1 and positions[g, PIN] == 1:
         for h in range(hidden):
-            accumulator[h] += (opp_new - opp_old) * opp_mother[h]
+            accumulator[h] += opp_mother[h]
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _play_accumulator(accumulator, row, base, own, pins, opp_mother, changed):
-    """Add to ``accumulator`` what a play changed from position ``base`` to its afterstate
-    ``row``. A play moves the mover's checkers and pins or frees opponent checkers, nothing
-    else: the opponent's counts and the mover's own mother (pinned or not, R9) stay as they
-    were, so only the mover's points and the pin marks are compared. The points that differ
-    are listed first (without a branch per point), then added."""
+def _changes(rows, i, positions, g, changed):
+    """List in ``changed`` the points where afterstate ``rows[i]`` differs from its position
+    ``positions[g]``: first those of the mover's checkers, then those of the pin marks
+    (without a branch per point). A play moves the mover's checkers and pins or frees
+    opponent checkers, nothing else: the opponent's counts and the mover's own mother (pinned
+    or not, R9) stay as they were. Returns the ends of the two lists."""
     changes = 0
     for p in range(POINTS):
         changed[changes] = p
-        changes += row[OWN + p] != base[OWN + p]
+        changes += rows[i, OWN + p] != positions[g, OWN + p]
     pin_changes = changes
     for p in range(POINTS):
         changed[pin_changes] = p
-        pin_changes += row[PIN + p] != base[PIN + p]
+        pin_changes += rows[i, PIN + p] != positions[g, PIN + p]
+    return changes, pin_changes
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _play_accumulator(accumulator, rows, i, positions, g, own, pins, opp_mother, changed, ends):
+    """Add to ``accumulator`` what the play changed from ``positions[g]`` to ``rows[i]`` at
+    the points :func:`_changes` listed (``ends``)."""
+    changes, pin_changes = ends
     hidden = accumulator.shape[0]
     for j in range(changes):
         p = changed[j]
-        new, old = own[p, row[OWN + p]], own[p, base[OWN + p]]
+        new, old = rows[i, OWN + p], positions[g, OWN + p]
         for h in range(hidden):
-            accumulator[h] += new[h] - old[h]
+            accumulator[h] += own[p, new, h] - own[p, old, h]
     for j in range(changes, pin_changes):
         p = changed[j]
-        new, old = pins[p, row[PIN + p] + 1], pins[p, base[PIN + p] + 1]
+        new, old = rows[i, PIN + p] + 1, positions[g, PIN + p] + 1
         for h in range(hidden):
-            accumulator[h] += new[h] - old[h]
-    opp_new = 1 if row[OPP] == 1 and row[PIN] == 1 else 0
-    opp_old = 1 if base[OPP] == 1 and base[PIN] == 1 else 0
+            accumulator[h] += pins[p, new, h] - pins[p, old, h]
+    opp_new = 1 if rows[i, OPP] == 1 and rows[i, PIN] == 1 else 0
+    opp_old = 1 if positions[g, OPP] == 1 and positions[g, PIN] == 1 else 0
     if opp_new != opp_old:
         for h in range(hidden):
             accumulator[h] += (opp_new - opp_old) * opp_mother[h]
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _afterstate_features(rows, i, positions, g, position_masks, masks, changed, ends, features):
+    """The expert features of afterstate ``rows[i]``, from the point masks of its position
+    (:func:`tapa_env.encoding.point_masks`) changed at the points :func:`_changes` listed."""
+    changes, pin_changes = ends
+    for k in range(POINT_MASKS):
+        masks[k] = position_masks[k]
+    for j in range(changes):
+        p = changed[j]
+        move_own(masks, p, np.int64(positions[g, OWN + p]), np.int64(rows[i, OWN + p]))
+    for j in range(changes, pin_changes):
+        p = changed[j]
+        move_pin(masks, p, rows[i, PIN + p])
+    features_of_masks(masks, features)
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
@@ -269,25 +293,30 @@ def _evaluate(
     ``hidden_out`` ``(M, H)`` for the dense layers that follow.
     """
     hidden = bias.shape[0]
-    empty = np.zeros(rows.shape[1], dtype=rows.dtype)
     base = np.empty(hidden, dtype=np.float32)
     accumulator = np.empty(hidden, dtype=np.float32)
+    position_masks = np.zeros(POINT_MASKS, dtype=np.int64)
+    masks = np.zeros(POINT_MASKS, dtype=np.int64)
     first_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
-    exponent_bits = np.zeros(hidden, dtype=np.int32)
-    exponent_floats = exponent_bits.view(np.float32)
-    logits = np.zeros(output_weight.shape[0], dtype=np.float32)
+    outputs = output_weight.shape[0]
+    logits = np.zeros(max(outputs, 1), dtype=np.float32)
     changed = np.zeros(2 * POINTS + 1, dtype=np.int64)
     for g in range(offsets.shape[0] - 1):
         first = offsets[g]
         for h in range(hidden):
             base[h] = bias[h]
-        _move_accumulator(base, positions[g], empty, own, opp, pins, own_mother, opp_mother)
+        _position_accumulator(base, positions, g, own, opp, pins, own_mother, opp_mother)
         if expert.shape[0] > 0 and offsets[g + 1] > first:
             # The afterstates of one position share most expert features (the opponent's
             # pips and points, say): the first one's go into the base, and each afterstate
-            # adds only the features in which it differs from the first.
-            expert_features(rows, first, first_features)
+            # adds only the features in which it differs from the first. All are computed
+            # from the position's point masks, changed where the play changed the board.
+            point_masks(positions, g, position_masks)
+            ends = _changes(rows, first, positions, g, changed)
+            _afterstate_features(
+                rows, first, positions, g, position_masks, masks, changed, ends, first_features
+            )
             for k in range(EXPERT_FEATURES):
                 value = first_features[k]
                 if value != 0.0:
@@ -296,31 +325,39 @@ def _evaluate(
         for i in range(first, offsets[g + 1]):
             for h in range(hidden):
                 accumulator[h] = base[h]
-            _play_accumulator(accumulator, rows[i], positions[g], own, pins, opp_mother, changed)
+            ends = _changes(rows, i, positions, g, changed)
+            _play_accumulator(
+                accumulator, rows, i, positions, g, own, pins, opp_mother, changed, ends
+            )
             if expert.shape[0] > 0 and i > first:
-                expert_features(rows, i, features)
+                _afterstate_features(
+                    rows, i, positions, g, position_masks, masks, changed, ends, features
+                )
                 for k in range(EXPERT_FEATURES):
                     value = features[k] - first_features[k]
                     if value != 0.0:
                         for h in range(hidden):
                             accumulator[h] += value * expert[k, h]
-            _activate(accumulator, activation, exponent_bits, exponent_floats)
-            if output_weight.shape[0] == 0:
-                hidden_out[i] = accumulator
+            _activate(accumulator, activation)
+            if outputs == 0:
+                for h in range(hidden):
+                    hidden_out[i, h] = accumulator[h]
                 continue
-            largest = np.float32(-np.inf)
-            for k in range(output_weight.shape[0]):
+            for k in range(outputs):
                 total = output_bias[k]
                 for h in range(hidden):
                     total += output_weight[k, h] * accumulator[h]
                 logits[k] = total
-                largest = max(largest, total)
+            largest = logits[0]
+            for k in range(1, outputs):
+                largest = max(largest, logits[k])
             norm = np.float32(0.0)
-            for k in range(output_weight.shape[0]):
+            for k in range(outputs):
                 logits[k] = np.exp(logits[k] - largest)
                 norm += logits[k]
-            for k in range(output_weight.shape[0]):
-                probabilities_out[i, k] = logits[k] / norm
+            scale = np.float32(1.0) / norm
+            for k in range(outputs):
+                probabilities_out[i, k] = logits[k] * scale
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
