@@ -73,6 +73,7 @@ def main(cfg: DictConfig) -> None:
         bars = []  # the rollout's progress bar, made when the rollout starts
 
         def started(games: int) -> None:
+            tqdm.monitor_interval = 0  # no monitor thread, so the workers can start by fork
             bars.append(tqdm(total=games, unit="games", desc="rollout", file=sys.stderr))
 
         try:

@@ -195,6 +195,7 @@ def main(arguments: list[str] | None = None) -> None:
     except (AnalyzeError, OSError, ValueError) as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
     workers = args.workers or len(os.sched_getaffinity(0))
+    tqdm.monitor_interval = 0  # no monitor thread, so the workers can start by fork
     bars = []
     began = time.perf_counter()
     try:

@@ -38,7 +38,6 @@ little smaller, so the figure is on the safe side.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -54,7 +53,8 @@ from .arena import roll
 from .bearoff import evaluator_of, race_probabilities_after
 from .equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from .players import Player
-from .workers import play_in_workers
+from .td.player import TDPlayer
+from .workers import play_in_workers, start_context
 
 QUASI_RANDOM_TURNS = 2
 """Turns whose rolls are stratified over the trials (the reply and the roll after it)."""
@@ -310,7 +310,7 @@ def roll_out(
             play_trials,
             items,
             workers,
-            multiprocessing.get_context("spawn"),
+            start_context(numpy_only=isinstance(player, TDPlayer)),
             describe=lambda index: f"trials {work[index][0] + 1}-{sum(work[index])}",
             finished=finished,
         )

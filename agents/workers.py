@@ -15,7 +15,10 @@ itself is no lost worker: it comes back as it is, and nothing is played again.
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +29,25 @@ TRIES = 3
 """How many times an item's worker may die before the work stops."""
 
 _started: Any = None  # in a worker: one flag per item of the round, set as it starts one
+
+
+def start_context(numpy_only: bool) -> BaseContext:
+    """How to start worker processes: fork on Linux for work that needs only numpy and
+    compiled kernels (``numpy_only``, a TD bot's rollouts say) when this process runs no
+    other Python thread, else spawn.
+
+    A forked worker begins with everything this process has imported and compiled, so it
+    starts at once; a spawned one imports the modules and loads the compiled kernels again
+    (over a second of CPU each). A process with another Python thread (a progress bar's
+    monitor, a thread pool) is never forked, since a lock that thread held would stay locked
+    in the child, nor is work that may run torch (its thread pool cannot follow a fork), nor
+    a process on another system, where fork is unsafe or missing. The native threads of
+    numpy's BLAS are made safe across a fork by the library itself. Results never depend on
+    the start method.
+    """
+    if numpy_only and sys.platform.startswith("linux") and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
 
 
 class WorkerDied(RuntimeError):

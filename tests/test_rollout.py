@@ -4,6 +4,9 @@ what must not change them (workers, batches); the one- and two-ply values beside
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -141,10 +144,12 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others(bot):
     assert first.outcomes.tolist() != other.outcomes.tolist()
 
 
-def test_results_do_not_depend_on_the_workers_nor_on_the_chunks(bot, monkeypatch):
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_results_do_not_depend_on_the_workers_nor_on_the_chunks(bot, monkeypatch, start):
     rows = opening_rows((3, 1))
     alone = roll_out(bot, rows, trials=48, seed=5, truncate=12, workers=1)
     monkeypatch.setattr(rollout_module, "CHUNK_GAMES", 40)  # many chunks over two workers
+    monkeypatch.setattr(rollout_module, "start_context", lambda numpy_only: get_context(start))
     assert len(rollout_module.chunks(len(rows), 48)) > 2
     shared = roll_out(bot, rows, trials=48, seed=5, truncate=12, workers=2)
     assert alone.outcomes.tolist() == shared.outcomes.tolist()
@@ -278,3 +283,33 @@ def test_the_shipped_opening_table_is_in_the_readme_and_the_docs():
     assert rolls == [f"{high}-{low}" for high, low in OPENING_ROLLS]
     docs = (ROOT / "docs" / "opening.md").read_text()
     assert "python -m agents.opening" in docs and "(docs/opening.md)" in readme
+
+
+START_METHOD = """
+import threading, sys
+from agents.workers import start_context
+if sys.argv[1] == "thread":
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
+print(start_context(numpy_only=sys.argv[2] == "numpy").get_start_method())
+"""
+
+
+@pytest.mark.parametrize(
+    ("threads", "work", "method"),
+    [
+        ("alone", "numpy", "fork"),
+        ("thread", "numpy", "spawn"),  # a lock the other thread held stays locked after fork
+        ("alone", "torch", "spawn"),  # torch's thread pool cannot follow a fork
+    ],
+)
+def test_workers_start_by_fork_only_for_numpy_work_from_a_process_with_one_thread(
+    threads, work, method
+):
+    done = subprocess.run(
+        [sys.executable, "-c", START_METHOD, threads, work],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        check=True,
+    )
+    assert done.stdout.strip() == method
