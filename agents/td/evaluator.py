@@ -86,6 +86,9 @@ class FirstLayerTables:
             board then subtracts its share through the count tables).
         own, opp: ``(POINTS, 16, H)``, what ``n`` checkers of the mover / the opponent on a
             point add, including their share of the borne-off and start-point features.
+        own_step: ``(POINTS, 16, H)``, ``own[p, n + 1] - own[p, n]`` (zeros at ``n = 15``):
+            what one more mover checker on a point adds, one table row for the commonest
+            change a play makes to a point.
         pins: ``(POINTS, 3, H)``, indexed by a point's pin mark plus one: a mover checker
             pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1).
         own_mother_pinned, opp_mother_pinned: ``(H,)``, a side's mother pinned.
@@ -94,6 +97,7 @@ class FirstLayerTables:
 
     bias: np.ndarray
     own: np.ndarray
+    own_step: np.ndarray
     opp: np.ndarray
     pins: np.ndarray
     own_mother_pinned: np.ndarray
@@ -123,6 +127,7 @@ class FirstLayerTables:
         return cls(
             bias=copy(bias + columns[OFF] + columns[OFF + 1]),
             own=copy(own),
+            own_step=copy(np.concatenate([np.diff(own, axis=1), np.zeros_like(own[:, :1])], 1)),
             opp=copy(opp),
             pins=copy(
                 np.stack(
@@ -228,16 +233,27 @@ def _changes(rows, i, positions, g, changed):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _play_accumulator(accumulator, rows, i, positions, g, own, pins, opp_mother, changed, ends):
+def _play_accumulator(
+    accumulator, rows, i, positions, g, own, own_step, pins, opp_mother, changed, ends
+):
     """Add to ``accumulator`` what the play changed from ``positions[g]`` to ``rows[i]`` at
-    the points :func:`_changes` listed (``ends``)."""
+    the points :func:`_changes` listed (``ends``). A point that lost or gained one checker
+    (most of them) reads one row of ``own_step``, the same difference of two ``own`` rows
+    that any other change computes."""
     changes, pin_changes = ends
     hidden = accumulator.shape[0]
     for j in range(changes):
         p = changed[j]
         new, old = rows[i, OWN + p], positions[g, OWN + p]
-        for h in range(hidden):
-            accumulator[h] += own[p, new, h] - own[p, old, h]
+        if new == old - 1:
+            for h in range(hidden):
+                accumulator[h] -= own_step[p, new, h]
+        elif new == old + 1:
+            for h in range(hidden):
+                accumulator[h] += own_step[p, old, h]
+        else:
+            for h in range(hidden):
+                accumulator[h] += own[p, new, h] - own[p, old, h]
     for j in range(changes, pin_changes):
         p = changed[j]
         new, old = rows[i, PIN + p] + 1, positions[g, PIN + p] + 1
@@ -273,6 +289,7 @@ def _evaluate(
     offsets,
     bias,
     own,
+    own_step,
     opp,
     pins,
     own_mother,
@@ -327,7 +344,7 @@ def _evaluate(
                 accumulator[h] = base[h]
             ends = _changes(rows, i, positions, g, changed)
             _play_accumulator(
-                accumulator, rows, i, positions, g, own, pins, opp_mother, changed, ends
+                accumulator, rows, i, positions, g, own, own_step, pins, opp_mother, changed, ends
             )
             if expert.shape[0] > 0 and i > first:
                 _afterstate_features(
@@ -482,6 +499,7 @@ class Evaluator:
                 offsets[first : last + 1] - start,
                 t.bias,
                 t.own,
+                t.own_step,
                 t.opp,
                 t.pins,
                 t.own_mother_pinned,
