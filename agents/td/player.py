@@ -8,7 +8,7 @@ import numpy as np
 from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..bearoff import race_equities_after
+from ..bearoff import race_equities_after, race_positions
 from ..equity import equity
 from ..players import Player, best_in_each_turn
 from ..search import REPLIES, ply_equities, top_candidates
@@ -79,8 +79,9 @@ class TDPlayer(Player):
         """:meth:`equities` of rows the engine made (``check=False``: not checked again)."""
         values = equity(self.evaluator.probabilities(afterstates, positions, offsets, check=check))
         if self.bearoff:
-            races, exact = race_equities_after(afterstates, check=False)
-            values[races] = exact[races]
+            races = race_positions(afterstates, check=False)  # few: look up only those
+            if races.any():
+                values[races] = race_equities_after(afterstates[races], check=False)[1]
         return values
 
     def searched(
