@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import signal
@@ -22,6 +23,8 @@ from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer
 from agents.td.training import TrainingDiverged, train
 from tapa_env import Position, legal_afterstates, outcome
+from tapa_env.encoding import get_encoding
+from tapa_env.selfplay import random_self_play
 
 
 def tiny(**overrides) -> TDConfig:
@@ -377,9 +380,41 @@ def test_start_from_a_network_of_another_shape_is_one_line(tmp_path):
     with pytest.raises(ConfigError, match="agent.start_from=.*80 sigmoid.*40 sigmoid") as refused:
         train(config, tmp_path / "b")
     assert "\n" not in str(refused.value)
+    config.agent.hidden = [120, 20]  # wider, but two layers: not a widening
+    with pytest.raises(ConfigError, match="80 sigmoid.*120x20 sigmoid"):
+        train(config, tmp_path / "d")
     config.agent.start_from = str(tmp_path / "missing.pt")
     with pytest.raises(ValueError, match="missing.pt"):
         train(config, tmp_path / "c")
+
+
+def test_a_wider_network_starts_computing_what_the_narrower_one_computed(tmp_path, monkeypatch):
+    first = train(tiny(), tmp_path / "a")
+    started = []
+    original = TDNetwork.evaluator
+
+    def spy(network, *args, **kwargs):
+        if not started:  # the first evaluator plays the first turn: the starting network
+            started.append(copy.deepcopy(network))
+        return original(network, *args, **kwargs)
+
+    monkeypatch.setattr(TDNetwork, "evaluator", spy)
+    config = tiny(seed=5)
+    config.agent.hidden = 120
+    config.agent.start_from = str(first.checkpoint)
+    train(config, tmp_path / "b")
+    wide = started[0]
+    narrow = TDNetwork(NetworkShape(wide.shape.encoding, (80,), wide.shape.activation))
+    narrow.load_state_dict(weights(first.checkpoint))
+    rows = random_self_play(4, seed=2).positions
+    features = torch.from_numpy(get_encoding(wide.shape.encoding).encode(rows))
+    with torch.no_grad():
+        np.testing.assert_allclose(
+            wide.probabilities(features).numpy(), narrow.probabilities(features).numpy(), atol=1e-6
+        )
+    assert wide.layers[0].weight.shape == (120, wide.shape.input_size)
+    assert wide.layers[0].weight[80:].abs().sum() > 0  # the new units can learn
+    assert wide.layers[1].weight[:, 80:].abs().sum() == 0
 
 
 def test_bearoff_training_plays_races_by_the_database(tmp_path, monkeypatch):

@@ -33,7 +33,10 @@ class AgentConfig:
     start_from: str | None = None
     """A TD checkpoint (.pt) whose weights a new run starts from instead of ``init`` (the same
     encoding, hidden widths and activation; its optimizer state is not taken): to train a
-    bot further under a new schedule. A resumed run continues from its own checkpoint."""
+    bot further under a new schedule. A single hidden layer may be wider than the
+    checkpoint's: its units come first and the new ones start with no say in the outputs,
+    so the run starts from the same play with room to learn more. A resumed run continues
+    from its own checkpoint."""
 
 
 @dataclass

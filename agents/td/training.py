@@ -83,6 +83,34 @@ def _described(shape: NetworkShape) -> str:
     return f"{shape.encoding} encoding, {hidden} {shape.activation} hidden units"
 
 
+def can_widen(theirs: NetworkShape, ours: NetworkShape) -> bool:
+    """Whether a network of shape ``theirs`` can start one of shape ``ours`` by
+    :func:`widened`: the same encoding and activation, one hidden layer each, ours wider."""
+    return (
+        theirs.encoding == ours.encoding
+        and theirs.activation == ours.activation
+        and len(theirs.hidden) == len(ours.hidden) == 1
+        and ours.hidden[0] > theirs.hidden[0]
+    )
+
+
+def widened(theirs: dict, ours: dict) -> dict:
+    """A wider network's starting weights that compute exactly what ``theirs`` computes.
+
+    ``ours`` (a freshly initialised wider network's state) keeps its input weights for the
+    new hidden units, which take ``theirs``' units' places first; the new units' output
+    weights are zero, so the outputs are those of ``theirs`` until training moves them.
+    """
+    width = theirs["layers.0.weight"].shape[0]
+    weights = {key: value.clone() for key, value in ours.items()}
+    weights["layers.0.weight"][:width] = theirs["layers.0.weight"]
+    weights["layers.0.bias"][:width] = theirs["layers.0.bias"]
+    weights["layers.1.weight"][:, :width] = theirs["layers.1.weight"]
+    weights["layers.1.weight"][:, width:] = 0.0
+    weights["layers.1.bias"][:] = theirs["layers.1.bias"]
+    return weights
+
+
 def final_targets(
     points: np.ndarray, terminated: np.ndarray, last_values: np.ndarray
 ) -> np.ndarray:
@@ -271,18 +299,21 @@ class SelfPlayRun:
         return content, shared, shares
 
     def _starting_weights(self) -> dict:
-        """The weights of ``agent.start_from``, a TD checkpoint of this run's network shape
-        (a ``ConfigError`` names the file and what differs otherwise)."""
+        """The weights of ``agent.start_from``, a TD checkpoint of this run's network shape or
+        of one hidden layer narrower than this run's (:func:`widened`); a ``ConfigError``
+        names the file and what differs otherwise."""
         path = Path(self.config.agent.start_from)
         content = checkpoint.read(path)
         theirs, ours = checkpoint.shape_of(content), self.network.shape
-        if theirs != ours:
-            raise ConfigError(
-                f"agent.start_from={path}: its network is {_described(theirs)}, this run's "
-                f"{_described(ours)}; set agent.encoding, agent.hidden and agent.activation "
-                "to match it"
-            )
-        return content["weights"]
+        if theirs == ours:
+            return content["weights"]
+        if can_widen(theirs, ours):
+            return widened(content["weights"], self.network.state_dict())
+        raise ConfigError(
+            f"agent.start_from={path}: its network is {_described(theirs)}, this run's "
+            f"{_described(ours)}; set agent.encoding, agent.hidden and agent.activation "
+            "to match it (a single hidden layer may be wider)"
+        )
 
     def _catch_up_bot(self, content: dict) -> None:
         """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
