@@ -24,6 +24,7 @@ changed (:func:`tapa_env.encoding.point_masks`). The result equals
 from __future__ import annotations
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -169,6 +170,31 @@ def _tanh(x):
     return v * p / q
 
 
+_LOG2E = np.float32(1.4426950408889634)
+_LN2_HIGH = np.float32(0.693359375)
+_LN2_LOW = np.float32(-2.12194440e-4)
+_EXP_LIMIT = np.float32(-87.0)
+_POWERS_OF_HALF = np.ldexp(np.float32(1.0), -np.arange(128)).astype(np.float32)
+"""``2 ** -k`` for ``k`` in 0..127, float32."""
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _exp_nonpositive(x):
+    """``exp(x)`` of a float32 ``x <= 0`` (0 below -87): ``2 ** -k`` from a table times
+    Cephes' degree-7 polynomial of the remainder, within 2e-7 relative; no library call."""
+    x = max(x, _EXP_LIMIT)
+    k = np.int64(-x * _LOG2E + np.float32(0.5))  # round(-x / ln 2), 0..126
+    n = np.float32(k)
+    r = (x + n * _LN2_HIGH) + n * _LN2_LOW  # in [-ln 2 / 2, ln 2 / 2]
+    p = np.float32(1.9875691500e-4)
+    p = p * r + np.float32(1.3981999507e-3)
+    p = p * r + np.float32(8.3334519073e-3)
+    p = p * r + np.float32(4.1665795894e-2)
+    p = p * r + np.float32(1.6666665459e-1)
+    p = p * r + np.float32(5.0000001201e-1)
+    return (p * r * r + r + np.float32(1.0)) * _POWERS_OF_HALF[k]
+
+
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _activate(values, activation):
     """The activation of ``values`` ``(H,)`` in place; the sigmoid is ``(1 + tanh(x/2)) / 2``
@@ -214,22 +240,40 @@ def _position_accumulator(accumulator, positions, g, own, opp, pins, own_mother,
             accumulator[h] += opp_mother[h]
 
 
+_WORD = 8
+"""Columns compared at once: the rows are also read as ``uint64`` words (:func:`_words`)."""
+_LITTLE_ENDIAN = sys.byteorder == "little"
+
+
+def _words(rows: np.ndarray) -> np.ndarray:
+    """C-contiguous ``(M, ROW_WIDTH)`` int8 rows read as ``(M, ROW_WIDTH / 8)`` uint64 words."""
+    return rows.view(np.uint64)
+
+
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _changes(rows, i, positions, g, changed):
-    """List in ``changed`` the points where afterstate ``rows[i]`` differs from its position
-    ``positions[g]``: first those of the mover's checkers, then those of the pin marks
-    (without a branch per point). A play moves the mover's checkers and pins or frees
-    opponent checkers, nothing else: the opponent's counts and the mover's own mother (pinned
-    or not, R9) stay as they were. Returns the ends of the two lists."""
-    changes = 0
-    for p in range(POINTS):
-        changed[changes] = p
-        changes += rows[i, OWN + p] != positions[g, OWN + p]
-    pin_changes = changes
-    for p in range(POINTS):
-        changed[pin_changes] = p
-        pin_changes += rows[i, PIN + p] != positions[g, PIN + p]
-    return changes, pin_changes
+def _changed_columns(row_words, i, position_words, g, start, changed, count):
+    """Append to ``changed`` (from ``count``) the points whose column among the
+    :data:`~tapa_env.layout.POINTS` from ``start`` differs between the two rows, eight
+    columns a word: a word that did not change is passed over at once. Returns the count."""
+    for w in range(start // _WORD, (start + POINTS) // _WORD):
+        difference = row_words[i, w] ^ position_words[g, w]
+        if difference != 0:
+            for b in range(_WORD):
+                byte = b if _LITTLE_ENDIAN else _WORD - 1 - b
+                changed[count] = w * _WORD + byte - start
+                count += ((difference >> np.uint64(8 * b)) & np.uint64(0xFF)) != 0
+    return count
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _changes(row_words, i, position_words, g, changed):
+    """List in ``changed`` the points where afterstate ``i`` differs from its position ``g``
+    (both as :func:`_words`): first those of the mover's checkers, then those of the pin
+    marks. A play moves the mover's checkers and pins or frees opponent checkers, nothing
+    else: the opponent's counts and the mover's own mother (pinned or not, R9) stay as they
+    were. Returns the ends of the two lists."""
+    changes = _changed_columns(row_words, i, position_words, g, OWN, changed, 0)
+    return changes, _changed_columns(row_words, i, position_words, g, PIN, changed, changes)
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
@@ -286,6 +330,8 @@ def _afterstate_features(rows, i, positions, g, position_masks, masks, changed, 
 def _evaluate(
     rows,
     positions,
+    row_words,
+    position_words,
     offsets,
     bias,
     own,
@@ -305,7 +351,8 @@ def _evaluate(
 
     Rows ``offsets[g]:offsets[g + 1]`` are afterstates of ``positions[g]``: the position's
     accumulator is computed once and each afterstate adds only the points its play changed.
-    With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax follow and
+    ``row_words`` and ``position_words`` are the same rows as :func:`_words`. With an
+    ``output_weight`` of shape ``(5, H)`` the output layer and softmax follow and
     ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations go to
     ``hidden_out`` ``(M, H)`` for the dense layers that follow.
     """
@@ -330,7 +377,7 @@ def _evaluate(
             # adds only the features in which it differs from the first. All are computed
             # from the position's point masks, changed where the play changed the board.
             point_masks(positions, g, position_masks)
-            ends = _changes(rows, first, positions, g, changed)
+            ends = _changes(row_words, first, position_words, g, changed)
             _afterstate_features(
                 rows, first, positions, g, position_masks, masks, changed, ends, first_features
             )
@@ -342,7 +389,7 @@ def _evaluate(
         for i in range(first, offsets[g + 1]):
             for h in range(hidden):
                 accumulator[h] = base[h]
-            ends = _changes(rows, i, positions, g, changed)
+            ends = _changes(row_words, i, position_words, g, changed)
             _play_accumulator(
                 accumulator, rows, i, positions, g, own, own_step, pins, opp_mother, changed, ends
             )
@@ -370,7 +417,7 @@ def _evaluate(
                 largest = max(largest, logits[k])
             norm = np.float32(0.0)
             for k in range(outputs):
-                logits[k] = np.exp(logits[k] - largest)
+                logits[k] = _exp_nonpositive(logits[k] - largest)
                 norm += logits[k]
             scale = np.float32(1.0) / norm
             for k in range(outputs):
@@ -496,6 +543,8 @@ class Evaluator:
             _evaluate(
                 rows[start:stop],
                 positions[first:last],
+                _words(rows[start:stop]),
+                _words(positions[first:last]),
                 offsets[first : last + 1] - start,
                 t.bias,
                 t.own,
