@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba as nb
 import numpy as np
 
 from tapa_env import Position, legal_afterstates
@@ -174,13 +175,20 @@ def best_in_each_turn(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     Ties go to the first afterstate in the engine's order, so the choice is deterministic.
     Every slice must be non-empty (a turn always has at least one afterstate).
     """
-    starts = offsets[:-1]
-    counts = np.diff(offsets)
-    best = np.maximum.reduceat(scores, starts)
-    at_best = np.flatnonzero(scores == np.repeat(best, counts))
-    turn_of = np.searchsorted(offsets, at_best, side="right") - 1
-    first = np.unique(turn_of, return_index=True)[1]
-    return at_best[first] - starts
+    return _best_in_each_turn(np.asarray(scores), np.asarray(offsets, dtype=np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def _best_in_each_turn(scores, offsets):
+    best = np.zeros(offsets.shape[0] - 1, dtype=np.int64)
+    for turn in range(best.shape[0]):
+        first = offsets[turn]
+        top = scores[first]
+        for index in range(first + 1, offsets[turn + 1]):
+            if scores[index] > top:
+                top = scores[index]
+                best[turn] = index - first
+    return best
 
 
 class RandomPlayer(Player):
