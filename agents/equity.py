@@ -40,7 +40,10 @@ def swap_sides(probabilities: np.ndarray) -> np.ndarray:
 
 def equity(probabilities: np.ndarray) -> np.ndarray:
     """Expected points of ``(..., 5)`` outcome probabilities: ``(...)``, in ``[-2, 2]``."""
-    return probabilities @ OUTCOME_POINTS
+    # A product and a sum rather than ``@``: the BLAS matrix-vector kernel that ``@`` calls
+    # can leave the floating-point invalid flag set on finite input, which numpy then
+    # reports as a warning.
+    return (probabilities * OUTCOME_POINTS).sum(axis=-1)
 
 
 def outcome_index(points: np.ndarray) -> np.ndarray:
