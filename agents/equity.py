@@ -20,6 +20,7 @@ same size) before they serve as a target of ours: :func:`swap_sides`.
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 OUTCOMES = ("win", "win_double", "draw", "lose", "lose_double")
@@ -39,11 +40,28 @@ def swap_sides(probabilities: np.ndarray) -> np.ndarray:
 
 
 def equity(probabilities: np.ndarray) -> np.ndarray:
-    """Expected points of ``(..., 5)`` outcome probabilities: ``(...)``, in ``[-2, 2]``."""
-    # A product and a sum rather than ``@``: the BLAS matrix-vector kernel that ``@`` calls
-    # can leave the floating-point invalid flag set on finite input, which numpy then
-    # reports as a warning.
-    return (probabilities * OUTCOME_POINTS).sum(axis=-1)
+    """Expected points of ``(..., 5)`` outcome probabilities: ``(...)``, in ``[-2, 2]``.
+
+    The sum runs in a compiled loop, not as ``probabilities @ OUTCOME_POINTS``: the BLAS
+    matrix-vector kernel behind ``@`` can leave the floating-point invalid flag set on finite
+    input, which numpy then reports as a warning.
+    """
+    values = np.asarray(probabilities)
+    dtype = np.result_type(values.dtype, OUTCOME_POINTS.dtype)
+    rows = np.ascontiguousarray(values.reshape(-1, len(OUTCOMES)), dtype=dtype)
+    points = _expected_points(rows, OUTCOME_POINTS.astype(dtype))
+    return points[0] if values.ndim == 1 else points.reshape(values.shape[:-1])
+
+
+@nb.njit(cache=True, nogil=True)
+def _expected_points(rows, weights):
+    points = np.empty(rows.shape[0], dtype=rows.dtype)
+    for i in range(rows.shape[0]):
+        total = rows[i, 0] * weights[0]
+        for k in range(1, rows.shape[1]):
+            total += rows[i, k] * weights[k]
+        points[i] = total
+    return points
 
 
 def outcome_index(points: np.ndarray) -> np.ndarray:
