@@ -51,6 +51,20 @@ def test_a_td_player_values_races_exactly_and_the_rest_by_its_network(turns):
     assert not np.allclose(network[races], exact[races], atol=1e-3)  # the database matters
 
 
+def test_a_play_that_brings_the_last_checker_home_is_valued_as_a_race():
+    # No race before the play (a mover checker on 8), a race after some of its plays; the
+    # player looks races up only among afterstates of positions whose opponent is home.
+    positions = np.stack([race({8: 1, 6: 2}, {6: 2, 5: 1}), Position.initial().row])
+    afterstates, offsets = generate_afterstates(positions, np.array([[2, 1], [2, 1]]))
+    races = race_positions(afterstates, check=False)
+    assert races[: offsets[1]].any() and not races[: offsets[1]].all()
+    player = load_player(BOT)
+    values = player.equities(afterstates, positions, offsets)
+    _, exact = race_equities_after(afterstates)
+    assert np.allclose(values[races], exact[races], atol=1e-6)
+    assert np.array_equal(values[races], player.equities(afterstates)[races])
+
+
 def test_the_search_values_every_ply_through_the_database(turns):
     _, _, afterstates, offsets = turns
     player = load_player(BOT + "@2ply")
