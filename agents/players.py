@@ -32,6 +32,9 @@ class Player:
 
     name = "player"
     deterministic = True
+    numpy_only = False
+    """Whether the player chooses with numpy and compiled kernels alone (no torch): its worker
+    processes may then start by fork (:func:`agents.workers.start_context`)."""
 
     @staticmethod
     def implements_choice(kind: type) -> bool:

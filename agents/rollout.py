@@ -53,7 +53,6 @@ from .arena import roll
 from .bearoff import evaluator_of, race_probabilities_after
 from .equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from .players import Player
-from .td.player import TDPlayer
 from .workers import play_in_workers, start_context
 
 QUASI_RANDOM_TURNS = 2
@@ -310,7 +309,7 @@ def roll_out(
             play_trials,
             items,
             workers,
-            start_context(numpy_only=isinstance(player, TDPlayer)),
+            start_context(numpy_only=player.numpy_only),
             describe=lambda index: f"trials {work[index][0] + 1}-{sum(work[index])}",
             finished=finished,
         )

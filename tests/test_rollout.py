@@ -313,3 +313,10 @@ def test_workers_start_by_fork_only_for_numpy_work_from_a_process_with_one_threa
         check=True,
     )
     assert done.stdout.strip() == method
+
+
+def test_only_players_that_need_no_torch_say_so(bot):
+    from agents.players import RandomPlayer
+
+    assert bot.numpy_only  # a TD bot values plays by the numpy evaluator
+    assert not RandomPlayer().numpy_only  # the default: a player may use anything

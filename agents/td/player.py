@@ -45,6 +45,8 @@ class TDPlayer(Player):
     instead of the network, at every ply of the search.
     """
 
+    numpy_only = True  # the network's values come from the numpy evaluator
+
     def __init__(
         self,
         evaluator: Evaluator,
