@@ -352,21 +352,28 @@ def test_swapping_twice_in_the_plain_check_is_the_identity():
     np.testing.assert_array_equal(swap_sides(swap_sides(p)), p)
 
 
-def test_a_run_started_from_a_checkpoint_begins_with_its_weights(tmp_path, monkeypatch):
-    first = train(tiny(), tmp_path / "a")
+def starting_network(monkeypatch) -> list[TDNetwork]:
+    """A list that the next run's network fills with a copy of itself as it starts: the
+    first evaluator a run makes plays its first turn, with the starting weights."""
     started = []
     original = TDNetwork.evaluator
 
     def spy(network, *args, **kwargs):
-        if not started:  # the first evaluator plays the first turn: the starting weights
-            started.append({k: v.clone() for k, v in network.state_dict().items()})
+        if not started:
+            started.append(copy.deepcopy(network))
         return original(network, *args, **kwargs)
 
     monkeypatch.setattr(TDNetwork, "evaluator", spy)
+    return started
+
+
+def test_a_run_started_from_a_checkpoint_begins_with_its_weights(tmp_path, monkeypatch):
+    first = train(tiny(), tmp_path / "a")
+    started = starting_network(monkeypatch)
     config = tiny(seed=5)
     config.agent.start_from = str(first.checkpoint)
     second = train(config, tmp_path / "b")
-    assert_same_weights(started[0], weights(first.checkpoint))
+    assert_same_weights(started[0].state_dict(), weights(first.checkpoint))
     assert not torch.equal(
         weights(second.checkpoint)["layers.0.weight"], weights(first.checkpoint)["layers.0.weight"]
     )
@@ -390,15 +397,7 @@ def test_start_from_a_network_of_another_shape_is_one_line(tmp_path):
 
 def test_a_wider_network_starts_computing_what_the_narrower_one_computed(tmp_path, monkeypatch):
     first = train(tiny(), tmp_path / "a")
-    started = []
-    original = TDNetwork.evaluator
-
-    def spy(network, *args, **kwargs):
-        if not started:  # the first evaluator plays the first turn: the starting network
-            started.append(copy.deepcopy(network))
-        return original(network, *args, **kwargs)
-
-    monkeypatch.setattr(TDNetwork, "evaluator", spy)
+    started = starting_network(monkeypatch)
     config = tiny(seed=5)
     config.agent.hidden = 120
     config.agent.start_from = str(first.checkpoint)
