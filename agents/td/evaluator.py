@@ -46,7 +46,7 @@ from tapa_env.encoding import (
     move_pin,
     point_masks,
 )
-from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, as_rows
+from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
 from tapa_env.position import check_rows
 
 from ..equity import OUTCOMES, equity
@@ -243,6 +243,7 @@ def _position_accumulator(accumulator, positions, g, own, opp, pins, own_mother,
 _WORD = 8
 """Columns compared at once: the rows are also read as ``uint64`` words (:func:`_words`)."""
 _LITTLE_ENDIAN = sys.byteorder == "little"
+assert OWN % _WORD == PIN % _WORD == POINTS % _WORD == ROW_WIDTH % _WORD == 0, "row layout"
 
 
 def _words(rows: np.ndarray) -> np.ndarray:
