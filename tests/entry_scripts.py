@@ -26,9 +26,12 @@ def load_script(name: str) -> ModuleType:
     return sys.modules[module_name]
 
 
-def run_play(*overrides: str, stdin: str = "", cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """play.py with ``overrides``; no game record unless they ask for one."""
-    if not any(override.startswith("record=") for override in overrides):
+def run_play(
+    *overrides: str, stdin: str = "", cwd: Path = ROOT, records: bool = False
+) -> subprocess.CompletedProcess:
+    """play.py with ``overrides``; no game record unless they ask for one, or ``records``
+    keeps play.py's own default (a record under ``games/``)."""
+    if not records and not any(override.startswith("record=") for override in overrides):
         overrides = (*overrides, "record=null")
     return subprocess.run(
         [sys.executable, str(ROOT / "play.py"), *overrides],

@@ -5,7 +5,6 @@ naming its line; play.py saves each session's games and evaluate.py a tournament
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -34,6 +33,11 @@ from agents.tournament_records import TurnLog, arena_records
 from tapa_env import Position
 from tapa_env.board_text import draw_framed_board
 from tapa_env.rules import DEFAULT_RULES, Rules
+
+try:
+    import entry_scripts
+except ImportError:  # tests/ imported as a package
+    from tests import entry_scripts
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIRMED_GAME = "1\n\n" * 3000  # always the first play, then Enter to confirm it
@@ -328,15 +332,8 @@ def test_where_a_session_record_goes(tmp_path):
 
 
 def run_play(*overrides: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "play.py"), "opponent=random", *overrides],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    """play.py against the random bot, saving its record as play.py does by default."""
+    return entry_scripts.run_play("opponent=random", *overrides, stdin=stdin, cwd=cwd, records=True)
 
 
 def test_play_saves_the_game_in_games_and_it_replays_to_the_final_position(tmp_path):
