@@ -62,10 +62,25 @@ __all__ = [
     "race_chances",
     "race_equities",
     "race_equities_after",
+    "race_afterstates",
     "race_positions",
     "race_probabilities_after",
     "shared_database",
 ]
+
+
+def race_afterstates(
+    afterstates: np.ndarray, positions: np.ndarray | None = None, offsets: np.ndarray | None = None
+) -> np.ndarray:
+    """The indices of the race afterstates (:func:`race_positions`) among rows the engine
+    made. With the ``positions`` they came from (``afterstates[offsets[g]:offsets[g + 1]]``
+    played from ``positions[g]``), only the plays of positions whose opponent has every
+    checker home are tested: a play moves only the mover's checkers."""
+    rows = np.arange(len(afterstates))
+    if positions is not None:
+        home = (as_rows(positions)[:, OPP : OPP + POINTS - HOME] == 0).all(axis=1)
+        rows = rows[np.repeat(home, np.diff(offsets))]
+    return rows[race_positions(afterstates[rows], check=False)]
 
 
 def race_positions(rows: np.ndarray, *, check: bool = True) -> np.ndarray:

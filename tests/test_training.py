@@ -422,9 +422,9 @@ def test_bearoff_training_plays_races_by_the_database(tmp_path, monkeypatch):
     calls = []
     original = training.exact_races
 
-    def spy(rows, values):
+    def spy(rows, values, *where):
         calls.append(len(rows))
-        return original(rows, values)
+        return original(rows, values, *where)
 
     monkeypatch.setattr(training, "exact_races", spy)
     train(tiny(total_games=60), tmp_path / "plain")

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tapa_env.layout import OPP, POINTS
 from tapa_env.outcome import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..bearoff import race_equities_after, race_positions
-from ..bearoff_build import HOME
+from ..bearoff import race_afterstates, race_equities_after
 from ..equity import equity
 from ..players import Player, best_in_each_turn
 from ..search import REPLIES, ply_equities, top_candidates
@@ -83,13 +81,7 @@ class TDPlayer(Player):
         """:meth:`equities` of rows the engine made (``check=False``: not checked again)."""
         values = equity(self.evaluator.probabilities(afterstates, positions, offsets, check=check))
         if self.bearoff:
-            rows = np.arange(len(afterstates))
-            if positions is not None:
-                # A play moves only the mover's checkers: the afterstates of a position whose
-                # opponent still has a checker outside its home are no races.
-                home = (np.asarray(positions)[:, OPP : OPP + POINTS - HOME] == 0).all(axis=1)
-                rows = rows[np.repeat(home, np.diff(offsets))]
-            races = rows[race_positions(afterstates[rows], check=False)]  # few: look up those
+            races = race_afterstates(afterstates, positions, offsets)  # few: look up those
             if races.size:
                 values[races] = race_equities_after(afterstates[races], check=False)[1]
         return values

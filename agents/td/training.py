@@ -30,7 +30,7 @@ from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 
 from ..arena import KINDS, UNFINISHED, result_kinds
-from ..bearoff import race_probabilities_after
+from ..bearoff import race_afterstates, race_probabilities_after
 from ..distributed import Ranks
 from ..equity import OUTCOME_POINTS, equity, one_hot_outcomes
 from ..files import remove_leftovers
@@ -71,11 +71,18 @@ def choose(
     return choices
 
 
-def exact_races(afterstates: np.ndarray, values: np.ndarray) -> None:
+def exact_races(
+    afterstates: np.ndarray,
+    values: np.ndarray,
+    positions: np.ndarray | None = None,
+    offsets: np.ndarray | None = None,
+) -> None:
     """Replace the network's outcome chances ``values`` ``(M, 5)`` of the race afterstates
-    among ``afterstates`` by their exact chances from the bear-off database, in place."""
-    races, exact = race_probabilities_after(afterstates, check=False)
-    values[races] = exact[races]
+    among ``afterstates`` (found by :func:`agents.bearoff.race_afterstates`, from the
+    ``positions`` they came from when given) by their exact chances, in place."""
+    races = race_afterstates(afterstates, positions, offsets)
+    if races.size:
+        values[races] = race_probabilities_after(afterstates[races], check=False)[1]
 
 
 def _described(shape: NetworkShape) -> str:
@@ -441,7 +448,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
                 afterstates.rows, afterstates.positions, afterstates.offsets, check=False
             )
             if learner.bearoff:
-                exact_races(afterstates.rows, values)
+                exact_races(afterstates.rows, values, afterstates.positions, afterstates.offsets)
             choices = choose(values, afterstates.offsets, learner.exploration, run.rng)
 
             # Record: the chosen afterstates of the games in play (a game restarting on this
