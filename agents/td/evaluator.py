@@ -17,8 +17,15 @@ features are computed per row; those of a position's first afterstate go into th
 position's sum, and each other afterstate adds only the features in which it differs
 (most do not change within a turn). They are read from bit masks of the points (occupied,
 lone, made, pinned), built once for the position and changed only at the points a play
-changed (:func:`tapa_env.encoding.point_masks`). The result equals
-``network(encode(rows))`` up to float32 rounding (the sums run in another order).
+changed (:func:`tapa_env.encoding.point_masks`).
+
+An afterstate's sum is its position's plus a short list of table rows, each with a sign or
+a weight: a point that gained or lost a checker, a pin made or lifted, an expert feature
+that differs. The rows are added four at a time in one pass over the hidden units, and the
+last four on the way to the output layer, in the same pass that activates each hidden unit
+and adds it to the five outputs: the hidden units are read once per four rows and never
+stored. The result equals ``network(encode(rows))`` up to float32 rounding (the sums run in
+another order).
 """
 
 from __future__ import annotations
@@ -78,6 +85,18 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return logits
 
 
+COUNTS = CHECKERS + 1
+"""Rows per point of a count table: 0 to 15 checkers."""
+STEP_ROWS = 0
+OWN_ROWS = STEP_ROWS + POINTS * COUNTS
+PIN_ROWS = OWN_ROWS + POINTS * COUNTS
+EXPERT_ROWS = PIN_ROWS + POINTS * 3
+OPP_MOTHER_ROW = EXPERT_ROWS + EXPERT_FEATURES
+ZERO_ROW = OPP_MOTHER_ROW + 1
+TABLE_ROWS = ZERO_ROW + 1
+"""Where each table starts in :attr:`FirstLayerTables.rows`, and its number of rows."""
+
+
 @dataclass(frozen=True)
 class FirstLayerTables:
     """The first layer's weights folded per point (see the module docstring).
@@ -94,6 +113,11 @@ class FirstLayerTables:
             pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1).
         own_mother_pinned, opp_mother_pinned: ``(H,)``, a side's mother pinned.
         expert: ``(EXPERT_FEATURES, H)``, the expert features' weights; ``(0, H)`` for ``raw``.
+        rows: ``(TABLE_ROWS, H)``, every row that a play can add, in one block:
+            ``own_step``, ``own``, ``pins``, ``expert`` (zeros for ``raw``) and
+            ``opp_mother_pinned`` are views of it (from :data:`STEP_ROWS`, :data:`OWN_ROWS`,
+            :data:`PIN_ROWS`, :data:`EXPERT_ROWS`, :data:`OPP_MOTHER_ROW`), and its last row,
+            :data:`ZERO_ROW`, is zeros.
     """
 
     bias: np.ndarray
@@ -104,6 +128,7 @@ class FirstLayerTables:
     own_mother_pinned: np.ndarray
     opp_mother_pinned: np.ndarray
     expert: np.ndarray
+    rows: np.ndarray
 
     @classmethod
     def fold(cls, weight: np.ndarray, bias: np.ndarray) -> FirstLayerTables:
@@ -125,24 +150,31 @@ class FirstLayerTables:
         def copy(values: np.ndarray) -> np.ndarray:  # never a view of the live weights
             return np.array(values, dtype=np.float32, order="C")
 
+        pins = np.stack(
+            [
+                columns[PINS : PINS + POINTS],
+                np.zeros((POINTS, hidden), dtype=np.float32),
+                columns[PINS + POINTS : PINS + 2 * POINTS],
+            ],
+            axis=1,
+        )
+        own_step = np.concatenate([np.diff(own, axis=1), np.zeros_like(own[:, :1])], 1)
+        every = np.zeros((TABLE_ROWS, hidden), dtype=np.float32)  # ends in the zero row
+        every[STEP_ROWS:OWN_ROWS] = own_step.reshape(-1, hidden)
+        every[OWN_ROWS:PIN_ROWS] = own.reshape(-1, hidden)
+        every[PIN_ROWS:EXPERT_ROWS] = pins.reshape(-1, hidden)
+        every[EXPERT_ROWS : EXPERT_ROWS + len(expert)] = expert
+        every[OPP_MOTHER_ROW] = columns[MOTHER + 5]
         return cls(
             bias=copy(bias + columns[OFF] + columns[OFF + 1]),
-            own=copy(own),
-            own_step=copy(np.concatenate([np.diff(own, axis=1), np.zeros_like(own[:, :1])], 1)),
+            own=every[OWN_ROWS:PIN_ROWS].reshape(own.shape),
+            own_step=every[STEP_ROWS:OWN_ROWS].reshape(own.shape),
             opp=copy(opp),
-            pins=copy(
-                np.stack(
-                    [
-                        columns[PINS : PINS + POINTS],
-                        np.zeros((POINTS, hidden), dtype=np.float32),
-                        columns[PINS + POINTS : PINS + 2 * POINTS],
-                    ],
-                    axis=1,
-                )
-            ),
+            pins=every[PIN_ROWS:EXPERT_ROWS].reshape(pins.shape),
             own_mother_pinned=copy(columns[MOTHER + 2]),
-            opp_mother_pinned=copy(columns[MOTHER + 5]),
-            expert=copy(expert),
+            opp_mother_pinned=every[OPP_MOTHER_ROW],
+            expert=every[EXPERT_ROWS : EXPERT_ROWS + len(expert)],
+            rows=every,
         )
 
 
@@ -196,19 +228,64 @@ def _exp_nonpositive(x):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _activate(values, activation):
-    """The activation of ``values`` ``(H,)`` in place; the sigmoid is ``(1 + tanh(x/2)) / 2``
+def _unit(x, activation):
+    """The activation of one pre-activation ``x``; the sigmoid is ``(1 + tanh(x/2)) / 2``
     (:func:`_tanh`: within 2e-7 of the exact sigmoid)."""
     half = np.float32(0.5)
     if activation == _SIGMOID:
-        for h in range(values.shape[0]):
-            values[h] = half + half * _tanh(half * values[h])
-    elif activation == _TANH:
-        for h in range(values.shape[0]):
-            values[h] = _tanh(values[h])
-    else:
-        for h in range(values.shape[0]):
-            values[h] = max(values[h], np.float32(0.0))
+        return half + half * _tanh(half * x)
+    if activation == _TANH:
+        return _tanh(x)
+    return max(x, np.float32(0.0))
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _activate(values, activation):
+    """The activation of ``values`` ``(H,)`` in place (:func:`_unit`)."""
+    for h in range(values.shape[0]):
+        values[h] = _unit(values[h], activation)
+
+
+assert len(OUTCOMES) == 5, "the compiled output layer has five outputs"
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _probabilities(
+    source, table, index, scale, j, activation, output_weight, output_bias, probabilities_out, i
+):
+    """Write ``probabilities_out[i]``: the softmax of the output layer (five outcomes) over
+    the activations of ``source`` plus the four terms from ``j`` (:func:`_add_terms`). One
+    pass over the hidden units finishes each sum, activates it and adds it to all five
+    logits, so the activations are never stored."""
+    r0, r1, r2, r3 = index[j], index[j + 1], index[j + 2], index[j + 3]
+    s0, s1, s2, s3 = scale[j], scale[j + 1], scale[j + 2], scale[j + 3]
+    l0, l1, l2, l3, l4 = (
+        output_bias[0],
+        output_bias[1],
+        output_bias[2],
+        output_bias[3],
+        output_bias[4],
+    )
+    for h in range(source.shape[0]):
+        terms = (s0 * table[r0, h] + s1 * table[r1, h]) + (s2 * table[r2, h] + s3 * table[r3, h])
+        a = _unit(source[h] + terms, activation)
+        l0 += output_weight[0, h] * a
+        l1 += output_weight[1, h] * a
+        l2 += output_weight[2, h] * a
+        l3 += output_weight[3, h] * a
+        l4 += output_weight[4, h] * a
+    largest = max(max(max(l0, l1), max(l2, l3)), l4)
+    e0 = _exp_nonpositive(l0 - largest)
+    e1 = _exp_nonpositive(l1 - largest)
+    e2 = _exp_nonpositive(l2 - largest)
+    e3 = _exp_nonpositive(l3 - largest)
+    e4 = _exp_nonpositive(l4 - largest)
+    norm = np.float32(1.0) / ((((e0 + e1) + e2) + e3) + e4)
+    probabilities_out[i, 0] = e0 * norm
+    probabilities_out[i, 1] = e1 * norm
+    probabilities_out[i, 2] = e2 * norm
+    probabilities_out[i, 3] = e3 * norm
+    probabilities_out[i, 4] = e4 * norm
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
@@ -278,37 +355,78 @@ def _changes(row_words, i, position_words, g, changed):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _play_accumulator(
-    accumulator, rows, i, positions, g, own, own_step, pins, opp_mother, changed, ends
-):
-    """Add to ``accumulator`` what the play changed from ``positions[g]`` to ``rows[i]`` at
-    the points :func:`_changes` listed (``ends``). A point that lost or gained one checker
-    (most of them) reads one row of ``own_step``, the same difference of two ``own`` rows
-    that any other change computes."""
+def _play_terms(rows, i, positions, g, changed, ends, index, scale):
+    """List in ``index`` and ``scale`` the rows of :attr:`FirstLayerTables.rows` (and their
+    signs) that add up to what the play changed from ``positions[g]`` to ``rows[i]`` at the
+    points :func:`_changes` listed (``ends``). A point that lost or gained one checker (most
+    of them) is one row of ``own_step``; other changes are the new row less the old one.
+    Returns the number of terms."""
     changes, pin_changes = ends
-    hidden = accumulator.shape[0]
+    one = np.float32(1.0)
+    n = 0
     for j in range(changes):
         p = changed[j]
         new, old = rows[i, OWN + p], positions[g, OWN + p]
         if new == old - 1:
-            for h in range(hidden):
-                accumulator[h] -= own_step[p, new, h]
+            index[n], scale[n] = STEP_ROWS + p * COUNTS + new, -one
+            n += 1
         elif new == old + 1:
-            for h in range(hidden):
-                accumulator[h] += own_step[p, old, h]
+            index[n], scale[n] = STEP_ROWS + p * COUNTS + old, one
+            n += 1
         else:
-            for h in range(hidden):
-                accumulator[h] += own[p, new, h] - own[p, old, h]
+            index[n], scale[n] = OWN_ROWS + p * COUNTS + new, one
+            index[n + 1], scale[n + 1] = OWN_ROWS + p * COUNTS + old, -one
+            n += 2
     for j in range(changes, pin_changes):
         p = changed[j]
         new, old = rows[i, PIN + p] + 1, positions[g, PIN + p] + 1
-        for h in range(hidden):
-            accumulator[h] += pins[p, new, h] - pins[p, old, h]
+        if new != 1:  # mark 0 is the zero row
+            index[n], scale[n] = PIN_ROWS + p * 3 + new, one
+            n += 1
+        if old != 1:
+            index[n], scale[n] = PIN_ROWS + p * 3 + old, -one
+            n += 1
     opp_new = 1 if rows[i, OPP] == 1 and rows[i, PIN] == 1 else 0
     opp_old = 1 if positions[g, OPP] == 1 and positions[g, PIN] == 1 else 0
     if opp_new != opp_old:
-        for h in range(hidden):
-            accumulator[h] += (opp_new - opp_old) * opp_mother[h]
+        index[n], scale[n] = OPP_MOTHER_ROW, np.float32(opp_new - opp_old)
+        n += 1
+    return n
+
+
+_TERMS_A_PASS = 4
+"""Table rows added in one pass over the hidden units (:func:`_add_terms`)."""
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _pad_terms(index, scale, n):
+    """Pad the ``n`` terms with the zero row to a positive multiple of
+    :data:`_TERMS_A_PASS`; returns the new count."""
+    while n % _TERMS_A_PASS or n == 0:
+        index[n], scale[n] = ZERO_ROW, np.float32(0.0)
+        n += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _add_terms(accumulator, base, table, index, scale, start, stop):
+    """``accumulator = base + the terms start..stop`` (padded, :func:`_pad_terms`), four
+    table rows a pass over the hidden units: the sum is loaded and stored once per four rows,
+    not once per row. Nothing is done if ``start == stop``."""
+    for j in range(start, stop, _TERMS_A_PASS):
+        r0, r1, r2, r3 = index[j], index[j + 1], index[j + 2], index[j + 3]
+        s0, s1, s2, s3 = scale[j], scale[j + 1], scale[j + 2], scale[j + 3]
+        if j == start:
+            for h in range(accumulator.shape[0]):
+                accumulator[h] = base[h] + (
+                    (s0 * table[r0, h] + s1 * table[r1, h])
+                    + (s2 * table[r2, h] + s3 * table[r3, h])
+                )
+        else:
+            for h in range(accumulator.shape[0]):
+                accumulator[h] += (s0 * table[r0, h] + s1 * table[r1, h]) + (
+                    s2 * table[r2, h] + s3 * table[r3, h]
+                )
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
@@ -336,7 +454,7 @@ def _evaluate(
     offsets,
     bias,
     own,
-    own_step,
+    table,
     opp,
     pins,
     own_mother,
@@ -365,8 +483,11 @@ def _evaluate(
     first_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     outputs = output_weight.shape[0]
-    logits = np.zeros(max(outputs, 1), dtype=np.float32)
     changed = np.zeros(2 * POINTS + 1, dtype=np.int64)
+    # Two terms a changed point at most, one an expert feature and the mother, and padding.
+    terms = 4 * POINTS + EXPERT_FEATURES + 1 + _TERMS_A_PASS
+    index = np.zeros(terms, dtype=np.int64)
+    scale = np.zeros(terms, dtype=np.float32)
     for g in range(offsets.shape[0] - 1):
         first = offsets[g]
         for h in range(hidden):
@@ -388,12 +509,8 @@ def _evaluate(
                     for h in range(hidden):
                         base[h] += value * expert[k, h]
         for i in range(first, offsets[g + 1]):
-            for h in range(hidden):
-                accumulator[h] = base[h]
             ends = _changes(row_words, i, position_words, g, changed)
-            _play_accumulator(
-                accumulator, rows, i, positions, g, own, own_step, pins, opp_mother, changed, ends
-            )
+            n = _play_terms(rows, i, positions, g, changed, ends, index, scale)
             if expert.shape[0] > 0 and i > first:
                 _afterstate_features(
                     rows, i, positions, g, position_masks, masks, changed, ends, features
@@ -401,28 +518,29 @@ def _evaluate(
                 for k in range(EXPERT_FEATURES):
                     value = features[k] - first_features[k]
                     if value != 0.0:
-                        for h in range(hidden):
-                            accumulator[h] += value * expert[k, h]
-            _activate(accumulator, activation)
+                        index[n], scale[n] = EXPERT_ROWS + k, value
+                        n += 1
+            n = _pad_terms(index, scale, n)
             if outputs == 0:
+                _add_terms(accumulator, base, table, index, scale, 0, n)
+                _activate(accumulator, activation)
                 for h in range(hidden):
                     hidden_out[i, h] = accumulator[h]
-                continue
-            for k in range(outputs):
-                total = output_bias[k]
-                for h in range(hidden):
-                    total += output_weight[k, h] * accumulator[h]
-                logits[k] = total
-            largest = logits[0]
-            for k in range(1, outputs):
-                largest = max(largest, logits[k])
-            norm = np.float32(0.0)
-            for k in range(outputs):
-                logits[k] = _exp_nonpositive(logits[k] - largest)
-                norm += logits[k]
-            scale = np.float32(1.0) / norm
-            for k in range(outputs):
-                probabilities_out[i, k] = logits[k] * scale
+            else:  # the last four terms are added on the way to the output layer
+                last = n - _TERMS_A_PASS
+                _add_terms(accumulator, base, table, index, scale, 0, last)
+                _probabilities(
+                    accumulator if last else base,
+                    table,
+                    index,
+                    scale,
+                    last,
+                    activation,
+                    output_weight,
+                    output_bias,
+                    probabilities_out,
+                    i,
+                )
 
 
 _POOLS: dict[int, ThreadPoolExecutor] = {}
@@ -549,7 +667,7 @@ class Evaluator:
                 offsets[first : last + 1] - start,
                 t.bias,
                 t.own,
-                t.own_step,
+                t.rows,
                 t.opp,
                 t.pins,
                 t.own_mother_pinned,
