@@ -89,9 +89,11 @@ COUNTS = CHECKERS + 1
 """Rows per point of a count table: 0 to 15 checkers."""
 STEP_ROWS = 0
 OWN_ROWS = STEP_ROWS + POINTS * COUNTS
-PIN_ROWS = OWN_ROWS + POINTS * COUNTS
+OPP_ROWS = OWN_ROWS + POINTS * COUNTS
+PIN_ROWS = OPP_ROWS + POINTS * COUNTS
 EXPERT_ROWS = PIN_ROWS + POINTS * 3
-OPP_MOTHER_ROW = EXPERT_ROWS + EXPERT_FEATURES
+OWN_MOTHER_ROW = EXPERT_ROWS + EXPERT_FEATURES
+OPP_MOTHER_ROW = OWN_MOTHER_ROW + 1
 ZERO_ROW = OPP_MOTHER_ROW + 1
 TABLE_ROWS = ZERO_ROW + 1
 """Where each table starts in :attr:`FirstLayerTables.rows`, and its number of rows."""
@@ -105,7 +107,8 @@ class FirstLayerTables:
         bias: ``(H,)``, the bias plus the borne-off weights at 15 off (each checker on the
             board then subtracts its share through the count tables).
         own, opp: ``(POINTS, 16, H)``, what ``n`` checkers of the mover / the opponent on a
-            point add, including their share of the borne-off and start-point features.
+            point add, including their share of the borne-off and start-point features
+            (zeros at ``n = 0``).
         own_step: ``(POINTS, 16, H)``, ``own[p, n + 1] - own[p, n]`` (zeros at ``n = 15``):
             what one more mover checker on a point adds, one table row for the commonest
             change a play makes to a point.
@@ -113,11 +116,12 @@ class FirstLayerTables:
             pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1).
         own_mother_pinned, opp_mother_pinned: ``(H,)``, a side's mother pinned.
         expert: ``(EXPERT_FEATURES, H)``, the expert features' weights; ``(0, H)`` for ``raw``.
-        rows: ``(TABLE_ROWS, H)``, every row that a play can add, in one block:
-            ``own_step``, ``own``, ``pins``, ``expert`` (zeros for ``raw``) and
-            ``opp_mother_pinned`` are views of it (from :data:`STEP_ROWS`, :data:`OWN_ROWS`,
-            :data:`PIN_ROWS`, :data:`EXPERT_ROWS`, :data:`OPP_MOTHER_ROW`), and its last row,
-            :data:`ZERO_ROW`, is zeros.
+        rows: ``(TABLE_ROWS, H)``, every table in one block of rows, which the compiled
+            pass adds up by their indices: ``own_step``, ``own``, ``opp``, ``pins``,
+            ``expert`` (zeros for ``raw``), ``own_mother_pinned`` and ``opp_mother_pinned``
+            are views of it (from :data:`STEP_ROWS`, :data:`OWN_ROWS`, :data:`OPP_ROWS`,
+            :data:`PIN_ROWS`, :data:`EXPERT_ROWS`, :data:`OWN_MOTHER_ROW`,
+            :data:`OPP_MOTHER_ROW`), and its last row, :data:`ZERO_ROW`, is zeros.
     """
 
     bias: np.ndarray
@@ -161,17 +165,19 @@ class FirstLayerTables:
         own_step = np.concatenate([np.diff(own, axis=1), np.zeros_like(own[:, :1])], 1)
         every = np.zeros((TABLE_ROWS, hidden), dtype=np.float32)  # ends in the zero row
         every[STEP_ROWS:OWN_ROWS] = own_step.reshape(-1, hidden)
-        every[OWN_ROWS:PIN_ROWS] = own.reshape(-1, hidden)
+        every[OWN_ROWS:OPP_ROWS] = own.reshape(-1, hidden)
+        every[OPP_ROWS:PIN_ROWS] = opp.reshape(-1, hidden)
         every[PIN_ROWS:EXPERT_ROWS] = pins.reshape(-1, hidden)
         every[EXPERT_ROWS : EXPERT_ROWS + len(expert)] = expert
+        every[OWN_MOTHER_ROW] = columns[MOTHER + 2]
         every[OPP_MOTHER_ROW] = columns[MOTHER + 5]
         return cls(
             bias=copy(bias + columns[OFF] + columns[OFF + 1]),
-            own=every[OWN_ROWS:PIN_ROWS].reshape(own.shape),
+            own=every[OWN_ROWS:OPP_ROWS].reshape(own.shape),
             own_step=every[STEP_ROWS:OWN_ROWS].reshape(own.shape),
-            opp=copy(opp),
+            opp=every[OPP_ROWS:PIN_ROWS].reshape(opp.shape),
             pins=every[PIN_ROWS:EXPERT_ROWS].reshape(pins.shape),
-            own_mother_pinned=copy(columns[MOTHER + 2]),
+            own_mother_pinned=every[OWN_MOTHER_ROW],
             opp_mother_pinned=every[OPP_MOTHER_ROW],
             expert=every[EXPERT_ROWS : EXPERT_ROWS + len(expert)],
             rows=every,
@@ -289,32 +295,35 @@ def _probabilities(
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _position_accumulator(accumulator, positions, g, own, opp, pins, own_mother, opp_mother):
-    """Add to ``accumulator`` the table entries of every point of ``positions[g]``: the first
-    layer is linear in the per-point table entries (see the module docstring). Rows are
-    indexed, never sliced, here and below: a slice is an array object whose reference count
-    changes on each use."""
-    hidden = accumulator.shape[0]
+def _position_terms(positions, g, index, scale):
+    """List in ``index`` and ``scale`` the rows of :attr:`FirstLayerTables.rows` whose sum
+    (with the bias) is the first layer of ``positions[g]``: one per occupied point and side,
+    one per pin, one per pinned mother; empty points add nothing. Rows are indexed, never
+    sliced, here and below: a slice is an array object whose reference count changes on
+    each use. Returns the number of terms."""
+    one = np.float32(1.0)
+    n = 0
     for p in range(POINTS):
         count = positions[g, OWN + p]
         if count != 0:
-            for h in range(hidden):
-                accumulator[h] += own[p, count, h] - own[p, 0, h]
+            index[n], scale[n] = OWN_ROWS + p * COUNTS + count, one
+            n += 1
         count = positions[g, OPP + p]
         if count != 0:
-            for h in range(hidden):
-                accumulator[h] += opp[p, count, h] - opp[p, 0, h]
-        mark = positions[g, PIN + p] + 1
-        if mark != 1:
-            for h in range(hidden):
-                accumulator[h] += pins[p, mark, h] - pins[p, 1, h]
+            index[n], scale[n] = OPP_ROWS + p * COUNTS + count, one
+            n += 1
+        mark = positions[g, PIN + p]
+        if mark != 0:
+            index[n], scale[n] = PIN_ROWS + p * 3 + mark + 1, one
+            n += 1
     last = POINTS - 1
     if positions[g, OWN + last] == 1 and positions[g, PIN + last] == -1:
-        for h in range(hidden):
-            accumulator[h] += own_mother[h]
+        index[n], scale[n] = OWN_MOTHER_ROW, one
+        n += 1
     if positions[g, OPP] == 1 and positions[g, PIN] == 1:
-        for h in range(hidden):
-            accumulator[h] += opp_mother[h]
+        index[n], scale[n] = OPP_MOTHER_ROW, one
+        n += 1
+    return n
 
 
 _WORD = 8
@@ -453,12 +462,7 @@ def _evaluate(
     position_words,
     offsets,
     bias,
-    own,
     table,
-    opp,
-    pins,
-    own_mother,
-    opp_mother,
     expert,
     activation,
     output_weight,
@@ -470,10 +474,11 @@ def _evaluate(
 
     Rows ``offsets[g]:offsets[g + 1]`` are afterstates of ``positions[g]``: the position's
     accumulator is computed once and each afterstate adds only the points its play changed.
-    ``row_words`` and ``position_words`` are the same rows as :func:`_words`. With an
-    ``output_weight`` of shape ``(5, H)`` the output layer and softmax follow and
-    ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations go to
-    ``hidden_out`` ``(M, H)`` for the dense layers that follow.
+    ``row_words`` and ``position_words`` are the same rows as :func:`_words`; ``table`` is
+    :attr:`FirstLayerTables.rows` and ``expert`` its expert rows (none: no expert features
+    to compute). With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax
+    follow and ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations
+    go to ``hidden_out`` ``(M, H)`` for the dense layers that follow.
     """
     hidden = bias.shape[0]
     base = np.empty(hidden, dtype=np.float32)
@@ -484,15 +489,14 @@ def _evaluate(
     features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     outputs = output_weight.shape[0]
     changed = np.zeros(2 * POINTS + 1, dtype=np.int64)
-    # Two terms a changed point at most, one an expert feature and the mother, and padding.
-    terms = 4 * POINTS + EXPERT_FEATURES + 1 + _TERMS_A_PASS
+    # A play: two terms a changed point at most, one an expert feature and a mother, and
+    # padding; a position needs fewer (three a point, two mothers).
+    terms = 4 * POINTS + EXPERT_FEATURES + 2 + _TERMS_A_PASS
     index = np.zeros(terms, dtype=np.int64)
     scale = np.zeros(terms, dtype=np.float32)
     for g in range(offsets.shape[0] - 1):
         first = offsets[g]
-        for h in range(hidden):
-            base[h] = bias[h]
-        _position_accumulator(base, positions, g, own, opp, pins, own_mother, opp_mother)
+        n = _position_terms(positions, g, index, scale)
         if expert.shape[0] > 0 and offsets[g + 1] > first:
             # The afterstates of one position share most expert features (the opponent's
             # pips and points, say): the first one's go into the base, and each afterstate
@@ -506,8 +510,9 @@ def _evaluate(
             for k in range(EXPERT_FEATURES):
                 value = first_features[k]
                 if value != 0.0:
-                    for h in range(hidden):
-                        base[h] += value * expert[k, h]
+                    index[n], scale[n] = EXPERT_ROWS + k, value
+                    n += 1
+        _add_terms(base, bias, table, index, scale, 0, _pad_terms(index, scale, n))
         for i in range(first, offsets[g + 1]):
             ends = _changes(row_words, i, position_words, g, changed)
             n = _play_terms(rows, i, positions, g, changed, ends, index, scale)
@@ -666,12 +671,7 @@ class Evaluator:
                 _words(positions[first:last]),
                 offsets[first : last + 1] - start,
                 t.bias,
-                t.own,
                 t.rows,
-                t.opp,
-                t.pins,
-                t.own_mother_pinned,
-                t.opp_mother_pinned,
                 t.expert,
                 self._activation_code,
                 output_weight,
