@@ -103,40 +103,34 @@ TABLE_ROWS = ZERO_ROW + 1
 class FirstLayerTables:
     """The first layer's weights folded per point (see the module docstring).
 
-    Attributes, ``H`` the first hidden layer's width, all float32 and C-contiguous:
-        bias: ``(H,)``, the bias plus the borne-off weights at 15 off (each checker on the
-            board then subtracts its share through the count tables).
-        own, opp: ``(POINTS, 16, H)``, what ``n`` checkers of the mover / the opponent on a
-            point add, including their share of the borne-off and start-point features
-            (zeros at ``n = 0``).
-        own_step: ``(POINTS, 16, H)``, ``own[p, n + 1] - own[p, n]`` (zeros at ``n = 15``):
-            what one more mover checker on a point adds, one table row for the commonest
-            change a play makes to a point.
-        pins: ``(POINTS, 3, H)``, indexed by a point's pin mark plus one: a mover checker
-            pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1).
-        own_mother_pinned, opp_mother_pinned: ``(H,)``, a side's mother pinned.
-        expert: ``(EXPERT_FEATURES, H)``, the expert features' weights; ``(0, H)`` for ``raw``.
-        rows: ``(TABLE_ROWS, H)``, every table in one block of rows, which the compiled
-            pass adds up by their indices: ``own_step``, ``own``, ``opp``, ``pins``,
-            ``expert`` (zeros for ``raw``), ``own_mother_pinned`` and ``opp_mother_pinned``
-            are views of it (from :data:`STEP_ROWS`, :data:`OWN_ROWS`, :data:`OPP_ROWS`,
-            :data:`PIN_ROWS`, :data:`EXPERT_ROWS`, :data:`OWN_MOTHER_ROW`,
-            :data:`OPP_MOTHER_ROW`), and its last row, :data:`ZERO_ROW`, is zeros.
+    Attributes, ``H`` the first hidden layer's width:
+        bias: ``(H,)`` float32, the bias plus the borne-off weights at 15 off (each checker on
+            the board then subtracts its share through the count rows).
+        rows: ``(TABLE_ROWS, H)`` float32, C-contiguous, every row the compiled pass adds,
+            by its index:
+
+            * from :data:`OWN_ROWS` and :data:`OPP_ROWS`, ``16 p + n``: what ``n`` checkers
+              of the mover / the opponent on point ``p`` add, including their share of the
+              borne-off and start-point features (zeros at ``n = 0``);
+            * from :data:`STEP_ROWS`, ``16 p + n``: the mover's row for ``n + 1`` less the
+              one for ``n`` (zeros at ``n = 15``), what one more mover checker on a point
+              adds: one row for the commonest change a play makes to a point;
+            * from :data:`PIN_ROWS`, ``3 p`` plus a point's pin mark plus one: a mover checker
+              pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1);
+            * from :data:`EXPERT_ROWS`, the expert features' weights (zeros for ``raw``);
+            * :data:`OWN_MOTHER_ROW`, :data:`OPP_MOTHER_ROW`: a side's mother pinned;
+            * :data:`ZERO_ROW`: zeros, what pads a pass of four rows.
+        expert_features: the expert features to compute, ``EXPERT_FEATURES`` or 0 (``raw``).
     """
 
     bias: np.ndarray
-    own: np.ndarray
-    own_step: np.ndarray
-    opp: np.ndarray
-    pins: np.ndarray
-    own_mother_pinned: np.ndarray
-    opp_mother_pinned: np.ndarray
-    expert: np.ndarray
     rows: np.ndarray
+    expert_features: int
 
     @classmethod
     def fold(cls, weight: np.ndarray, bias: np.ndarray) -> FirstLayerTables:
-        """Fold a first layer ``weight`` ``(H, F)`` and ``bias`` ``(H,)`` into tables."""
+        """Fold a first layer ``weight`` ``(H, F)`` and ``bias`` ``(H,)`` into tables (new
+        arrays, never views of the live weights)."""
         weight = np.asarray(weight, dtype=np.float32)
         hidden = weight.shape[0]
         columns = weight.T  # (F, H)
@@ -150,10 +144,6 @@ class FirstLayerTables:
         own[POINTS - 1] += share * columns[MOTHER] + one * columns[MOTHER + 1]
         opp[0] += share * columns[MOTHER + 3] + one * columns[MOTHER + 4]
         expert = columns[RAW_SIZE : RAW_SIZE + EXPERT_FEATURES]  # (0, H) for raw
-
-        def copy(values: np.ndarray) -> np.ndarray:  # never a view of the live weights
-            return np.array(values, dtype=np.float32, order="C")
-
         pins = np.stack(
             [
                 columns[PINS : PINS + POINTS],
@@ -172,15 +162,9 @@ class FirstLayerTables:
         every[OWN_MOTHER_ROW] = columns[MOTHER + 2]
         every[OPP_MOTHER_ROW] = columns[MOTHER + 5]
         return cls(
-            bias=copy(bias + columns[OFF] + columns[OFF + 1]),
-            own=every[OWN_ROWS:OPP_ROWS].reshape(own.shape),
-            own_step=every[STEP_ROWS:OWN_ROWS].reshape(own.shape),
-            opp=every[OPP_ROWS:PIN_ROWS].reshape(opp.shape),
-            pins=every[PIN_ROWS:EXPERT_ROWS].reshape(pins.shape),
-            own_mother_pinned=every[OWN_MOTHER_ROW],
-            opp_mother_pinned=every[OPP_MOTHER_ROW],
-            expert=every[EXPERT_ROWS : EXPERT_ROWS + len(expert)],
+            bias=np.array(bias + columns[OFF] + columns[OFF + 1], dtype=np.float32),
             rows=every,
+            expert_features=len(expert),
         )
 
 
@@ -368,8 +352,8 @@ def _play_terms(rows, i, positions, g, changed, ends, index, scale):
     """List in ``index`` and ``scale`` the rows of :attr:`FirstLayerTables.rows` (and their
     signs) that add up to what the play changed from ``positions[g]`` to ``rows[i]`` at the
     points :func:`_changes` listed (``ends``). A point that lost or gained one checker (most
-    of them) is one row of ``own_step``; other changes are the new row less the old one.
-    Returns the number of terms."""
+    of them) is one step row (:data:`STEP_ROWS`); other changes are the new row less the old
+    one. Returns the number of terms."""
     changes, pin_changes = ends
     one = np.float32(1.0)
     n = 0
@@ -400,6 +384,18 @@ def _play_terms(rows, i, positions, g, changed, ends, index, scale):
     if opp_new != opp_old:
         index[n], scale[n] = OPP_MOTHER_ROW, np.float32(opp_new - opp_old)
         n += 1
+    return n
+
+
+@nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
+def _feature_terms(features, reference, index, scale, n):
+    """Append to the ``n`` terms the expert rows weighted by ``features - reference``, those
+    that differ; returns the new count."""
+    for k in range(EXPERT_FEATURES):
+        value = features[k] - reference[k]
+        if value != 0.0:
+            index[n], scale[n] = EXPERT_ROWS + k, value
+            n += 1
     return n
 
 
@@ -463,7 +459,7 @@ def _evaluate(
     offsets,
     bias,
     table,
-    expert,
+    expert_features,
     activation,
     output_weight,
     output_bias,
@@ -475,8 +471,8 @@ def _evaluate(
     Rows ``offsets[g]:offsets[g + 1]`` are afterstates of ``positions[g]``: the position's
     accumulator is computed once and each afterstate adds only the points its play changed.
     ``row_words`` and ``position_words`` are the same rows as :func:`_words`; ``table`` is
-    :attr:`FirstLayerTables.rows` and ``expert`` its expert rows (none: no expert features
-    to compute). With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax
+    :attr:`FirstLayerTables.rows` and ``expert_features`` its number of expert features (0:
+    none to compute). With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax
     follow and ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations
     go to ``hidden_out`` ``(M, H)`` for the dense layers that follow.
     """
@@ -485,6 +481,7 @@ def _evaluate(
     accumulator = np.empty(hidden, dtype=np.float32)
     position_masks = np.zeros(POINT_MASKS, dtype=np.int64)
     masks = np.zeros(POINT_MASKS, dtype=np.int64)
+    no_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     first_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
     outputs = output_weight.shape[0]
@@ -497,7 +494,7 @@ def _evaluate(
     for g in range(offsets.shape[0] - 1):
         first = offsets[g]
         n = _position_terms(positions, g, index, scale)
-        if expert.shape[0] > 0 and offsets[g + 1] > first:
+        if expert_features and offsets[g + 1] > first:
             # The afterstates of one position share most expert features (the opponent's
             # pips and points, say): the first one's go into the base, and each afterstate
             # adds only the features in which it differs from the first. All are computed
@@ -507,24 +504,16 @@ def _evaluate(
             _afterstate_features(
                 rows, first, positions, g, position_masks, masks, changed, ends, first_features
             )
-            for k in range(EXPERT_FEATURES):
-                value = first_features[k]
-                if value != 0.0:
-                    index[n], scale[n] = EXPERT_ROWS + k, value
-                    n += 1
+            n = _feature_terms(first_features, no_features, index, scale, n)
         _add_terms(base, bias, table, index, scale, 0, _pad_terms(index, scale, n))
         for i in range(first, offsets[g + 1]):
             ends = _changes(row_words, i, position_words, g, changed)
             n = _play_terms(rows, i, positions, g, changed, ends, index, scale)
-            if expert.shape[0] > 0 and i > first:
+            if expert_features and i > first:
                 _afterstate_features(
                     rows, i, positions, g, position_masks, masks, changed, ends, features
                 )
-                for k in range(EXPERT_FEATURES):
-                    value = features[k] - first_features[k]
-                    if value != 0.0:
-                        index[n], scale[n] = EXPERT_ROWS + k, value
-                        n += 1
+                n = _feature_terms(features, first_features, index, scale, n)
             n = _pad_terms(index, scale, n)
             if outputs == 0:
                 _add_terms(accumulator, base, table, index, scale, 0, n)
@@ -672,7 +661,7 @@ class Evaluator:
                 offsets[first : last + 1] - start,
                 t.bias,
                 t.rows,
-                t.expert,
+                t.expert_features,
                 self._activation_code,
                 output_weight,
                 output_bias,
