@@ -272,3 +272,19 @@ def test_the_shipped_bot_and_its_bot_file_carry_checksums_of_the_same_weights():
             np.testing.assert_array_equal(archive[name], tensor.numpy())
     exported = bot_file.read(ROOT / "checkpoints" / "tapa-td.npz")
     assert exported.metadata["games_trained"] == content["games_trained"]
+
+
+@pytest.mark.parametrize("name", ["archive/tapa-td-v1.pt", "tapa-td-v3.pt", "tapa-novice.pt"])
+def test_the_other_committed_checkpoints_pass_their_checksums_and_play(name):
+    content = td_checkpoint.read(ROOT / "checkpoints" / name)
+    assert content[CHECKSUM] == digest({k: v for k, v in content.items() if k != CHECKSUM})
+    player = load_player(str(ROOT / "checkpoints" / name))
+    results = play_games((player, load_player("random")), 2, seed=1, max_turns=40)
+    assert results.turns.sum() > 0
+
+
+def test_the_wider_bot_is_the_shipped_one_widened():
+    shipped = td_checkpoint.read(ROOT / "checkpoints" / "tapa-td.pt")
+    wider = td_checkpoint.read(ROOT / "checkpoints" / "tapa-td-v3.pt")
+    assert shipped["network"]["hidden"] == [160] and wider["network"]["hidden"] == [320]
+    assert wider["encoding"] == shipped["encoding"] and wider["rules"] == shipped["rules"]
