@@ -148,9 +148,11 @@ class StopAtFirstLog(Recorder):
 def test_a_run_stopped_by_a_signal_resumes_to_the_same_weights(tmp_path):
     config = tiny(total_games=500, eval_every=200, log_every=150)
     straight = train(config, tmp_path / "straight")
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     stopped = train(config, tmp_path / "stopped", StopAtFirstLog())
     assert stopped.status == "interrupted" and 150 <= stopped.games < 500
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+    # the handlers this process had before (SIGINT is ignored in a background job) are back
+    assert {number: signal.getsignal(number) for number in handlers} == handlers
     recorder = Recorder()
     resumed = train(config, tmp_path / "stopped", recorder)
     assert resumed.status == "finished"
