@@ -23,8 +23,8 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 from tqdm import tqdm
 
-from agents.analysis_config import AnalyzeConfig
-from agents.files import write_bytes_atomically
+from agents.analysis.config import AnalyzeConfig
+from agents.storage.files import write_bytes_atomically
 from entry import EntryScript
 
 SCRIPT = EntryScript("analyze.py")
@@ -49,10 +49,17 @@ def verbatim(arguments: list[str]) -> list[str]:
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="analyze")
+@SCRIPT.job
 def main(cfg: DictConfig) -> None:
-    from agents.analysis import AnalyzeError, analyse_position, check_config, format_analysis
-    from agents.tournament import ConfigError, check_output_path
-    from agents.workers import WorkerDied
+    from agents.analysis.positions import (
+        AnalyzeError,
+        analyse_position,
+        check_config,
+        format_analysis,
+    )
+    from agents.errors import ConfigError
+    from agents.evaluation.tournament import check_output_path
+    from agents.evaluation.workers import WorkerDied
 
     try:
         analysis = check_config(SCRIPT.settings(cfg, AnalyzeConfig))
@@ -62,7 +69,7 @@ def main(cfg: DictConfig) -> None:
     except (AnalyzeError, ConfigError) as error:
         SCRIPT.fail(str(error))
     if config.game:
-        from agents.game_analysis import analyze_game_file, format_game_report
+        from agents.analysis.games import analyze_game_file, format_game_report
 
         try:
             report = analyze_game_file(Path(config.game), config)

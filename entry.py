@@ -4,16 +4,18 @@
 :class:`EntryScript`. A mistake in the command line or the settings exits with status 2
 after one line on stderr (``train.py: error: ...``): what the script checks itself, and what
 Hydra refuses before the job starts (``games=abc``, an unknown or mistyped key, with the
-closest known names; a run directory that cannot be created). A file that cannot be
-written (a full disk, a file-size limit, a read-only folder) exits with status 1 after one
-line naming it and the cause. Status 1 with a traceback is left for a fault of the program
-itself.
+closest known names; a run directory that cannot be created), and a damaged file the project
+keeps for itself (the bear-off database), also when a worker process found it. A file that
+cannot be written (a full disk, a file-size limit, a read-only folder) exits with status 1
+after one line naming it and the cause. Status 1 with a traceback is left for a fault of the
+program itself.
 
-Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments; their
-schema is a dataclass named ``...Config`` in the ``agents`` module that does the script's work
-(``agents/tournament.py`` ``TournamentConfig``, ``agents/terminal.py`` ``PlayConfig``,
-``agents/td/export_config.py`` ``ExportConfig``; for ``train.py``, ``agents/runs.py`` ``RunConfig``
-and each algorithm's ``agents/<name>/config.py``, which ``configs/agent/<name>.yaml`` sets).
+Where a script's settings live: ``configs/<script>.yaml`` holds their values and comments;
+their schema is a dataclass named ``...Config`` in the ``agents`` module that does the
+script's work (``agents/evaluation/tournament.py`` ``TournamentConfig``,
+``agents/play/terminal.py`` ``PlayConfig``, ``agents/td/export_config.py`` ``ExportConfig``;
+for ``train.py``, ``agents/runs/settings.py`` ``RunConfig`` and each algorithm's
+``agents/<name>/config.py``, which ``configs/agent/<name>.yaml`` sets).
 The script registers it with Hydra, and the YAML's first comment names it as
 ``path (Class)`` (tests/test_layout.py checks that each named file has its class).
 """
@@ -21,6 +23,7 @@ The script registers it with Hydra, and the YAML's first comment names it as
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import sys
@@ -32,7 +35,8 @@ from hydra.errors import HydraException
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
 
-from agents.files import WriteError
+from agents.errors import CachedFileError
+from agents.storage.files import WriteError
 
 EXIT_USAGE = 2  # a mistake in the command line or the settings, as argparse uses
 EXIT_WRITE_FAILED = 1  # a file could not be written (the message names it and the cause)
@@ -69,6 +73,23 @@ class EntryScript:
             key = getattr(error, "full_key", None)
             detail = str(error).splitlines()[0]
             self.fail(f"{key}: {detail}" if key else detail)
+
+    def job(self, task: Callable[[DictConfig], None]) -> Callable[[DictConfig], None]:
+        """Decorate a script's job (under ``@hydra.main``) so that what the project refuses
+        while the job runs ends the script in one line, before Hydra adds its own: a file
+        that cannot be written (status 1) and a damaged file the project keeps for itself,
+        also when a worker process found it (status 2)."""
+
+        @functools.wraps(task)
+        def reporting(cfg: DictConfig) -> None:
+            try:
+                task(cfg)
+            except WriteError as error:  # a full disk, a file-size limit, a read-only folder
+                self.fail(str(error), EXIT_WRITE_FAILED)
+            except CachedFileError as error:  # with a worker's traceback attached
+                self.fail(str(error))
+
+        return reporting
 
     def run(self, main: Callable[[], None]) -> None:
         """Run a ``@hydra.main`` function. What Hydra refuses before the job starts (an

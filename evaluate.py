@@ -6,7 +6,7 @@ directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists 
 ``record_games=DIR`` also saves every game (every match) as a game record under ``DIR``, one
 folder a pairing (docs/game-records.md).
 With ``variance_reduction=true`` every pairing also shows its luck-adjusted points per game
-(:mod:`agents.luck`): the same mean, estimated with much less noise.
+(:mod:`agents.evaluation.luck`): the same mean, estimated with much less noise.
 
 Every setting is checked before the first game. A mistake in the command line or the
 settings exits with status 2 after one line on stderr, for what this script checks (an
@@ -32,18 +32,17 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from tqdm import tqdm
 
-from agents.files import write_bytes_atomically
-from agents.game_record import GameRecordError, check_record_directory
-from agents.loading import PlayerSpecError
-from agents.tournament import (
-    ConfigError,
+from agents.errors import ConfigError, PlayerSpecError
+from agents.evaluation.game_record import GameRecordError, check_record_directory
+from agents.evaluation.tournament import (
     TournamentConfig,
     check_config,
     check_output_path,
     format_table,
     round_robin,
 )
-from agents.workers import WorkerDied
+from agents.evaluation.workers import WorkerDied
+from agents.storage.files import write_bytes_atomically
 from entry import EntryScript
 
 SCRIPT = EntryScript("evaluate.py")
@@ -51,6 +50,7 @@ ConfigStore.instance().store(name="evaluate_schema", node=TournamentConfig)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="evaluate")
+@SCRIPT.job
 def main(cfg: DictConfig) -> None:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     try:

@@ -28,6 +28,7 @@ ConfigStore.instance().store(name="export_schema", node=ExportConfig)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="export")
+@SCRIPT.job
 def main(cfg: DictConfig) -> None:
     SCRIPT.job_started = True
     if OmegaConf.is_missing(cfg, "checkpoint"):

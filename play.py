@@ -23,8 +23,8 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 
-from agents.game_record import GameRecordError, record_destination
-from agents.terminal import PlayConfig, PlayError, Session, check_config
+from agents.evaluation.game_record import GameRecordError, record_destination
+from agents.play.terminal import PlayConfig, PlayError, Session, check_config
 from entry import EntryScript
 
 SCRIPT = EntryScript("play.py")
@@ -32,6 +32,7 @@ ConfigStore.instance().store(name="play_schema", node=PlayConfig)
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="play")
+@SCRIPT.job
 def main(cfg: DictConfig) -> None:
     try:
         config, opponent, hinter, rules = check_config(SCRIPT.settings(cfg, PlayConfig))

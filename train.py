@@ -6,9 +6,9 @@ lists every setting), trains in the run directory (``runs/default`` or one named
 overrides), logs to TensorBoard there, and resumes the run when the directory already holds
 a checkpoint.
 
-An algorithm is one entry of :data:`ALGORITHMS`: its config schema (an
-:class:`agents.runs.RunConfig` dataclass, stored for Hydra as ``/schema/<name>``, which
-``configs/agent/<name>.yaml`` names in its defaults) and its ``train(config, run_dir,
+An algorithm is one entry of :data:`agents.algorithms.ALGORITHMS`: its config schema (an
+:class:`agents.runs.settings.RunConfig` dataclass, stored for Hydra as ``/schema/<name>``,
+which ``configs/agent/<name>.yaml`` names in its defaults) and its ``train(config, run_dir,
 logger) -> TrainResult``, from its package ``agents/<name>/``, imported when a run starts:
 ``--help`` and a refused setting load only the schemas, not torch or the engine.
 
@@ -21,12 +21,9 @@ checkpoint and exits with status 0.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import re
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import hydra
@@ -34,45 +31,18 @@ from hydra.core.config_store import ConfigStore
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from agents.curve import draw_learning_curve
-from agents.files import PlayerSpecError, WriteError
-from agents.ppo.config import PPOConfig
-from agents.run_lock import RunDirectoryBusy, RunLock
-from agents.runs import ConfigError, Logger, RunConfig, TrainingDiverged, TrainResult
-from agents.td.config import TDConfig
-from entry import EntryScript
-
-
-@dataclass(frozen=True)
-class Algorithm:
-    """A training algorithm: its settings' schema and the function that trains.
-
-    ``config`` is a :class:`RunConfig` dataclass with the algorithm's own groups (``agent``,
-    ``learner``); ``trainer`` names its training function as ``module:function``, imported
-    by :meth:`train` (with torch and the engine) when a run starts.
-    """
-
-    config: type[RunConfig]
-    trainer: str
-
-    def train(self, config: RunConfig, run_dir: Path, logger: Logger | None) -> TrainResult:
-        """Train in ``run_dir``, resuming what it holds. Raises :class:`ConfigError` or
-        :class:`PlayerSpecError` for a setting or a checkpoint it cannot use,
-        :class:`TrainingDiverged` when training diverges."""
-        module, _, function = self.trainer.partition(":")
-        return getattr(importlib.import_module(module), function)(config, run_dir, logger)
-
-
-ALGORITHMS: dict[str, Algorithm] = {
-    "td": Algorithm(TDConfig, "agents.td.training:train"),
-    "ppo": Algorithm(PPOConfig, "agents.ppo.training:train"),
-}
-"""The algorithms by name: ``agent=<name>`` selects ``configs/agent/<name>.yaml`` and this
-entry. Adding one: a package ``agents/<name>/``, that file, and an entry here."""
+from agents.algorithms import ALGORITHMS, Algorithm
+from agents.errors import ConfigError, PlayerSpecError
+from agents.runs.curve import draw_learning_curve
+from agents.runs.lock import RunDirectoryBusy, RunLock
+from agents.runs.logs import TensorBoardLogger
+from agents.runs.settings import RunConfig, TrainingDiverged, TrainResult
+from agents.storage.files import WriteError
+from entry import EXIT_WRITE_FAILED, EntryScript
 
 for _name, _algorithm in ALGORITHMS.items():
     ConfigStore.instance().store(
-        group="schema", name=_name, node=_algorithm.config, package="_global_"
+        group="schema", name=_name, node=_algorithm.schema(), package="_global_"
     )
 
 
@@ -84,99 +54,6 @@ def run_name(overrides: str) -> str:
 OmegaConf.register_new_resolver("run_name", run_name, replace=True)
 
 
-class TensorBoardLogger:
-    """Scalars and text into TensorBoard event files in the run directory.
-
-    Each run appends an event file. Its first event tells TensorBoard to drop what earlier
-    files logged from ``purge_step`` on: everything for a fresh start (a run killed before
-    its first checkpoint logged for nothing), and, for a resumed run, what came after the
-    checkpoint it resumes from (:meth:`resume`). What was logged up to the checkpoint stays,
-    so every step of every tag is there exactly once after any stops and resumes.
-
-    A failed write raises :class:`WriteError` naming the event file.
-    """
-
-    def __init__(self, run_dir: Path) -> None:
-        self.run_dir = run_dir
-        self.purge_step = 0
-        self._writer = None
-
-    @property
-    def writer(self):
-        if self._writer is None:
-            from torch.utils.tensorboard import SummaryWriter
-
-            self._quiet_writer_thread()
-            self._wait_for_a_later_second()
-            with self._reporting():
-                self._writer = SummaryWriter(log_dir=str(self.run_dir), purge_step=self.purge_step)
-        return self._writer
-
-    def _wait_for_a_later_second(self) -> None:
-        """TensorBoard reads a directory's event files in the order of their names, which
-        begin with the second the file was made (then host, process and a counter, which do
-        not sort reliably). A new file must come after every earlier one, so that its purge
-        applies to them: when the newest was made this very second, wait for the next."""
-        made = [
-            int(parts[3])
-            for path in Path(self.run_dir).glob("events.out.tfevents.*")
-            if len(parts := path.name.split(".")) > 3 and parts[3].isdigit()
-        ]
-        while made and int(time.time()) <= max(made):
-            time.sleep(0.05)
-
-    def resume(self, step: int) -> None:
-        self.purge_step = step + 1  # the checkpoint's own step was logged before it
-
-    def scalars(self, step: int, values: dict[str, float]) -> None:
-        with self._reporting():
-            for tag, value in values.items():
-                self.writer.add_scalar(tag, value, step)
-            self.writer.flush()
-
-    def text(self, tag: str, text: str) -> None:
-        with self._reporting():
-            self.writer.add_text(tag, text)
-            self.writer.flush()
-
-    def close(self) -> None:
-        if self._writer is not None:
-            with self._reporting():
-                self._writer.close()
-
-    @contextlib.contextmanager
-    def _reporting(self):
-        """Turn a failed write of the event file into a :class:`WriteError` naming it."""
-        try:
-            yield
-        except OSError as error:
-            events = self.run_dir / "events.out.tfevents.*"
-            if self._writer is not None:
-                event_writer = self._writer.file_writer.event_writer
-                events = Path(getattr(event_writer, "_file_name", events))
-            raise WriteError(events, error) from None
-
-    @staticmethod
-    def _quiet_writer_thread() -> None:
-        """No traceback from the thread that writes the events when a write fails: the next
-        call here raises the same error, which ``train.py`` reports in one line (each call
-        flushes, so none is left for the thread alone)."""
-        import threading
-
-        default = threading.excepthook
-        if getattr(default, "quiet_event_writer", False):
-            return
-
-        def hook(args) -> None:
-            writer_thread = type(args.thread).__name__ == "_AsyncWriterThread"
-            if not (writer_thread and isinstance(args.exc_value, OSError)):
-                default(args)
-
-        hook.quiet_event_writer = True
-        threading.excepthook = hook
-
-
-EXIT_WRITE_FAILED = 1
 EXIT_DIVERGED = 3
 SCRIPT = EntryScript("train.py")
 
@@ -197,10 +74,11 @@ def check_algorithms(arguments: list[str]) -> None:
 
 
 @hydra.main(version_base="1.3", config_path="configs", config_name="train")
+@SCRIPT.job
 def main(cfg: DictConfig) -> None:
     hydra_config = HydraConfig.get()
     algorithm = ALGORITHMS[hydra_config.runtime.choices["agent"]]
-    config = SCRIPT.settings(cfg, algorithm.config)
+    config = SCRIPT.settings(cfg, algorithm.schema())
     run_dir = Path(hydra_config.runtime.output_dir)
     reporting = os.environ.get("RANK", "0") == "0"  # under torchrun, rank 0 reports
     curve = None

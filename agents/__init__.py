@@ -12,13 +12,13 @@ import importlib
 from typing import Any
 
 _HOMES = {
-    "BUILTIN_NAMES": "loading",
-    "GameResults": "arena",
-    "Player": "players",
-    "PlayerSpecError": "loading",
-    "RandomPlayer": "players",
-    "load_player": "loading",
-    "play_games": "arena",
+    "BUILTIN_NAMES": "bots.loading",
+    "GameResults": "evaluation.arena",
+    "Player": "bots.players",
+    "PlayerSpecError": "errors",
+    "RandomPlayer": "bots.players",
+    "load_player": "bots.loading",
+    "play_games": "evaluation.arena",
 }
 """Each public name and the module of this package that defines it."""
 

@@ -1,15 +1,15 @@
 """The bear-off database: its build time, its lookups a second, and the shipped network's
 equity error on race positions against it.
 
-Builds the tables in this process (``agents.bearoff_build.build_tables``), writes and reads
+Builds the tables in this process (``agents.bearoff.tables.build_tables``), writes and reads
 their file, times the batched race equities of afterstates
-(``agents.bearoff.race_equities_after``, without the row check, as a search calls it), and
+(``agents.bearoff.database.race_equities_after``, without the row check, as a search calls it), and
 compares the 1-ply equity of ``--player`` (from the side that just moved) with the exact one
 on two sets of race afterstates:
 
 * ``self-play``: every afterstate the player chose, both sides, from the first turn of a game
-  that is a race (``agents.bearoff.race_positions``) to the end of the game, over ``--games``
-  games of the player against itself;
+  that is a race (``agents.bearoff.database.race_positions``) to the end of the game, over
+  ``--games`` games of the player against itself;
 * ``random``: ``--random`` afterstates with an arrangement of 1 to 15 checkers on each side,
   drawn uniformly among all arrangements of each side.
 
@@ -32,12 +32,12 @@ import numpy as np
 from options import positive_int
 
 from agents import load_player
-from agents.bearoff import race_equities_after, race_positions
-from agents.bearoff_build import ARRANGEMENTS, arrangements, build_tables, race_rows
-from agents.bearoff_file import BearoffDatabase, read_database, write_database
+from agents.bearoff.database import race_equities_after, race_positions
+from agents.bearoff.store import BearoffDatabase, read_database, write_database
+from agents.bearoff.tables import ARRANGEMENTS, arrangements, build_tables, race_rows
 from tapa_env.layout import OPP, flip, initial_rows
 from tapa_env.movegen import generate_afterstates
-from tapa_env.outcome import outcomes
+from tapa_env.results import outcomes
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
+from tapa_env.checks import whole_number_argument
 
-
-def positive_int(text: str) -> int:
-    """An argparse type: a positive integer, or an error naming the value."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
+positive_int = whole_number_argument(1)
+"""An argparse type: a positive integer, or an error naming the value."""

@@ -1,7 +1,7 @@
 """Rollout throughput: full-game trials a second of the shipped bot at 1-ply, both sides.
 
 Rolls out the legal plays of a few opening rolls (every trial a whole game, no truncation)
-with ``agents.rollout.roll_out`` over ``--workers`` processes (the numpy evaluator, one
+with ``agents.analysis.rollout.roll_out`` over ``--workers`` processes (the numpy evaluator, one
 thread each), after a short warm-up that loads the compiled kernels; the time includes
 starting the workers. Also prints the trials per CPU second of the worker processes (their
 user and system time): times the number of workers, that is what as many idle cores give,
@@ -23,7 +23,7 @@ import numpy as np
 from options import positive_int
 
 from agents import load_player
-from agents.rollout import roll_out
+from agents.analysis.rollout import roll_out
 from tapa_env import Position, legal_afterstates
 
 ROOT = Path(__file__).resolve().parents[1]

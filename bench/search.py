@@ -23,7 +23,7 @@ import numpy as np
 from options import positive_int
 
 from agents import load_player
-from agents.search import REPLIES
+from agents.bots.search import REPLIES
 from agents.td.player import TDPlayer
 from tapa_env import generate_afterstates
 from tapa_env.games import Games

@@ -29,6 +29,8 @@ from agents.td.config import TDConfig
 from agents.td.training import train
 
 ROOT = Path(__file__).resolve().parents[1]
+TORCHRUN_TIMEOUT = 1800
+"""Seconds a data-parallel measurement may take before it is reported as hung."""
 
 
 def default_config() -> TDConfig:
@@ -63,20 +65,26 @@ def measure(config: TDConfig, games: int, threads: int) -> tuple[float, float]:
 def run_processes(processes: int, games: int) -> tuple[float, float]:
     """Turns and games per second of a data-parallel run of ``processes`` under torchrun."""
     torchrun = shutil.which("torchrun", path=str(Path(sys.executable).parent)) or "torchrun"
-    done = subprocess.run(
-        [
-            torchrun,
-            "--standalone",
-            f"--nproc_per_node={processes}",
-            __file__,
-            "--worker",
-            "--games",
-            str(games),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OMP_NUM_THREADS": "1"},
-    )
+    try:
+        done = subprocess.run(
+            [
+                torchrun,
+                "--standalone",
+                f"--nproc_per_node={processes}",
+                __file__,
+                "--worker",
+                "--games",
+                str(games),
+            ],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "OMP_NUM_THREADS": "1"},
+            timeout=TORCHRUN_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        raise SystemExit(
+            f"torchrun with {processes} processes did not finish in {TORCHRUN_TIMEOUT} s"
+        ) from None
     if done.returncode != 0:
         raise SystemExit(f"torchrun failed:\n{done.stderr[-2000:]}")
     turns, games_rate = done.stdout.split("worker_result")[1].split()[:2]

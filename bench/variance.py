@@ -17,8 +17,8 @@ import time
 
 from options import positive_int
 
-from agents.luck import DEFAULT_REFERENCE
-from agents.tournament import TournamentConfig, round_robin
+from agents.evaluation.luck import DEFAULT_REFERENCE
+from agents.evaluation.tournament import TournamentConfig, round_robin
 
 BOT = DEFAULT_REFERENCE
 PAIRINGS = [(BOT, "offensive"), (BOT, "defensive"), (BOT, "adaptive"), ("offensive", "defensive")]

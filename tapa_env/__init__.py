@@ -11,8 +11,6 @@ the engine and numba.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import Any
 
 from .registration import register_environments
@@ -23,7 +21,7 @@ _HOMES = {
     "DEFAULT_RULES": "rules",
     "ROW_WIDTH": "layout",
     "NotationError": "notation",
-    "Outcome": "outcome",
+    "Outcome": "results",
     "Play": "notation",
     "Position": "position",
     "PositionError": "position",
@@ -36,26 +34,13 @@ _HOMES = {
     "legal_afterstates": "game",
     "legal_plays": "notation",
     "outcome": "game",
-    "outcomes": "outcome",
+    "outcomes": "results",
     "parse_play": "notation",
     "play_text": "notation",
 }
 """Each public name and the module of this package that defines it."""
 
 __all__ = list(_HOMES)
-
-
-class _Package(types.ModuleType):
-    """The type of this package's module. Loading a submodule sets it as an attribute of the
-    package; the submodule ``outcome`` must not hide the function ``outcome`` (of ``game``)
-    that way, so a submodule named like a public name is not set (``sys.modules`` has it)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if not (name in _HOMES and isinstance(value, types.ModuleType)):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> Any:

@@ -13,26 +13,10 @@ import sys
 
 import numpy as np
 
+from .checks import whole_number_argument
 from .game import outcome
 from .notation import legal_plays
 from .position import Position
-
-
-def whole_number(least: int):
-    """An argparse type: an integer of at least ``least``, or a usage error naming the value
-    (argparse then exits with status 2)."""
-    kind = {0: "a non-negative integer", 1: "a positive integer"}.get(least, f"at least {least}")
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {kind}, got {text!r}") from None
-        if value < least:
-            raise argparse.ArgumentTypeError(f"must be {kind}, got {value}")
-        return value
-
-    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,13 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--seed",
-        type=whole_number(0),
+        type=whole_number_argument(0),
         default=0,
         help="seed of the dice and the choices, 0 or more",
     )
     parser.add_argument("--boards", action="store_true", help="draw the board after every turn")
     parser.add_argument(
-        "--max-turns", type=whole_number(1), default=2000, help="stop a game this long"
+        "--max-turns", type=whole_number_argument(1), default=2000, help="stop a game this long"
     )
     args = parser.parse_args(argv)
 

@@ -32,11 +32,12 @@ from gymnasium.vector.utils import batch_space
 from .afterstates import Afterstates, TurnAfterstates
 from .board_image import board_image
 from .checker_moves import DICE_FACES, MOVE_ACTIONS, CheckerMoves
+from .checks import whole_number
 from .encoding import Encoding, get_encoding
 from .games import MAX_AFTERSTATES
 from .layout import as_rows
-from .outcome import outcomes
 from .position import Position, PositionError
+from .results import outcomes
 from .rules import DEFAULT_RULES, Rules, check_rules
 from .table import ACTION_MODES, Table, opponent_player
 
@@ -108,14 +109,6 @@ class TurnActionsBatch(spaces.MultiDiscrete):
             keys = self.np_random.random(self.legal_mask.shape) + self.legal_mask
             return keys.argmax(axis=1).astype(np.int64)
         return super().sample(mask=mask, probability=probability)
-
-
-def _check_max_turns(max_turns: int) -> int:
-    if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)):
-        raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
-    if max_turns < 1:
-        raise ValueError(f"max_turns must be a positive integer, got {max_turns}")
-    return int(max_turns)
 
 
 def _check_actions_mode(actions: str) -> str:
@@ -294,7 +287,7 @@ class TapaEnv(_OpponentSeat, gym.Env):
         self.encoding = get_encoding(encoding)
         self.actions = _check_actions_mode(actions)
         self.rules = check_rules(rules)
-        self.max_turns = _check_max_turns(max_turns)
+        self.max_turns = whole_number(max_turns, "max_turns", 1)
         self.render_mode = render_mode
         self.observation_space = _observation_space(self.encoding, self.actions)
         size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
@@ -479,10 +472,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
         opponent: Any = None,
         afterstates_info: bool = False,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs}")
+        num_envs = whole_number(num_envs, "num_envs", 1)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported; use 'ansi', 'rgb_array' or None"
@@ -494,7 +484,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
         self.encoding = get_encoding(encoding)
         self.actions = _check_actions_mode(actions)
         self.rules = check_rules(rules)
-        self.max_turns = _check_max_turns(max_turns)
+        self.max_turns = whole_number(max_turns, "max_turns", 1)
         player = opponent_player(opponent, self.rules)
         self.render_mode = render_mode
         size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES

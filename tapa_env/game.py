@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .movegen import generate_afterstates
-from .outcome import Outcome, outcomes
 from .position import Position
+from .results import Outcome, outcomes
 from .rules import DEFAULT_RULES, Rules
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from .layout import ROW_WIDTH, flip, initial_rows
 from .movegen import check_threads, generate_afterstates
-from .outcome import outcomes
+from .results import outcomes
 from .rules import DEFAULT_RULES, Rules, check_rules
 
 # The size K of the envs' Discrete(K) action space: more than any turn can have. A search

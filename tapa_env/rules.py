@@ -1,7 +1,7 @@
 """The rule choices where the sources differ (docs/rules.md, "Where the rule texts differ").
 
 Every field defaults to the choice of docs/rules.md; another value plays a named variant. The move
-generator and :func:`tapa_env.outcome` read these flags, so a variant is played and tested
+generator and :func:`tapa_env.results` read these flags, so a variant is played and tested
 with the same engine.
 """
 

@@ -207,24 +207,33 @@ def choose(opponent, games: Games, which, afterstates, offsets, rng) -> np.ndarr
     return choices.astype(np.int64)
 
 
+PLAYER_LOADERS = "tapa_env.players"
+"""The entry-point group of the function that turns an opponent that is not yet a player (a
+name, a path, an object with ``choose(position, dice)``) into one. The rules engine knows no
+bot: the package that has them (``agents``, whose ``pyproject.toml`` names
+``agents.bots.loading:opponent_player``) registers it, and a name works once it is installed."""
+
+
 def opponent_player(opponent: Any, rules: Rules) -> Any:
-    """The opponent an env plays against: ``None`` (self-play), a player, or a name or path
-    that :func:`agents.load_player` accepts (loaded under ``rules``)."""
-    if opponent is None:
-        return None
-    # The players live above the rules (in agents), imported only when an env needs one.
-    if isinstance(opponent, str) or hasattr(opponent, "__fspath__"):
-        from agents.loading import load_player
-
-        return load_player(opponent, rules=rules)
-    if callable(getattr(opponent, "choose_batch", None)):
+    """The opponent an env plays against: ``None`` (self-play), a player (an object with
+    ``choose_batch``) as it is, or what the installed player loader makes of anything else
+    under ``rules`` (:data:`PLAYER_LOADERS`)."""
+    if opponent is None or callable(getattr(opponent, "choose_batch", None)):
         return opponent
-    if callable(getattr(opponent, "choose", None)):
-        from agents.players import ChoosingPlayer
+    loader = _player_loader()
+    if loader is None:
+        raise ValueError(
+            f"opponent {opponent!r} is not a player (an object with choose_batch(...)), and no "
+            f"player loader is installed to make one of it (entry points {PLAYER_LOADERS!r}: "
+            "pip install the project, whose agents package reads names and bot files)"
+        )
+    return loader(opponent, rules)
 
-        return ChoosingPlayer(opponent, type(opponent).__name__, rules=rules)
-    raise ValueError(
-        "opponent must be a player name or path (as agents.load_player takes: 'random', "
-        "'defensive', 'checkpoints/tapa-td.pt@2ply', a bot file) or an object with "
-        f"choose_batch(...) or choose(position, dice), got {opponent!r}"
-    )
+
+def _player_loader() -> Any:
+    """The installed player loader (the first of the group), or ``None``."""
+    from importlib.metadata import entry_points
+
+    for entry in sorted(entry_points(group=PLAYER_LOADERS), key=lambda e: e.name):
+        return entry.load()
+    return None

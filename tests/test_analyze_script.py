@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.analysis import AnalyzeError, check_config, parse_dice
-from agents.analysis_config import AnalyzeConfig
-from agents.equity import OUTCOMES
+from agents.analysis.config import AnalyzeConfig
+from agents.analysis.positions import AnalyzeError, check_config, parse_dice
+from agents.bots.equity import OUTCOMES
 from tapa_env import Position, legal_plays
 from tests.entry_scripts import load_script
 
@@ -118,8 +118,8 @@ def test_help_explains_the_settings():
         (["position={bad json", "dice=6,5"], "not valid JSON"),
         ([f"position={START}", "dice=7,1"], "dice must be two dice 1-6"),
         ([f"position={START}", "dice=6"], "dice must be two dice 1-6"),
-        ([f"position={START}", "dice=6,5", "trials=-1"], "trials must be at least 0"),
-        ([f"position={START}", "dice=6,5", "truncate=-2"], "truncate must be at least 0"),
+        ([f"position={START}", "dice=6,5", "trials=-1"], "trials must be a non-negative integer"),
+        ([f"position={START}", "dice=6,5", "truncate=-2"], "truncate must be a non-negative integer"),
         ([f"position={START}", "dice=6,5", "ply=3"], "ply must be 1 or 2"),
         ([f"position={START}", "dice=6,5", "player=random"], "does not value positions"),
         ([f"position={START}", "dice=6,5", "player=no/such.pt"], "no such checkpoint"),
@@ -178,5 +178,5 @@ def test_checked_settings_give_the_bot_its_rules_and_the_position():
     analysis = check_config(AnalyzeConfig(position=START, dice="5,5", player=f" {BOT} "))
     assert analysis.position == Position.initial() and analysis.dice == (5, 5)
     assert analysis.rules == analysis.player.rules and analysis.config.player == BOT
-    with pytest.raises(AnalyzeError, match="seed must be at least 0"):
+    with pytest.raises(AnalyzeError, match="seed must be a non-negative integer"):
         check_config(AnalyzeConfig(position=START, dice="5,5", player=BOT, seed=-1))

@@ -1,4 +1,5 @@
-"""The arena, its statistics and the round robin (agents.arena, agents.stats, agents.tournament)."""
+"""The arena, its statistics and the round robin (agents.evaluation: arena, stats,
+tournament)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 import pytest
 
 from agents import load_player
-from agents.arena import GAMMON, KINDS, SINGLE, UNFINISHED, GameResults, play_games, roll
-from agents.players import Player, RandomPlayer, best_in_each_turn
-from agents.stats import fit_ratings, mean_ci95, summarize
+from agents.bots.players import Player, RandomPlayer, best_in_each_turn
+from agents.evaluation.arena import GAMMON, KINDS, SINGLE, UNFINISHED, GameResults, play_games, roll
+from agents.evaluation.stats import fit_ratings, mean_ci95, summarize
 from tapa_env import Position, legal_afterstates
 
 

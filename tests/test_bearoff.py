@@ -1,5 +1,5 @@
-"""The bear-off database (agents/bearoff.py, agents/bearoff_build.py): its index, its tables
-against a plain recursion over the reference move generator (tests/reference.py), the
+"""The bear-off database (agents/bearoff/database.py, agents/bearoff/tables.py): its index, its
+tables against a plain recursion over the reference move generator (tests/reference.py), the
 definition of a race, and its race chances against races played out by the engine. Its file
 is tested in test_bearoff_file.py."""
 
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from boards import race
 
-from agents.bearoff import (
+from agents.bearoff.database import (
     BearoffDatabase,
     race_chances,
     race_equities,
@@ -25,7 +25,8 @@ from agents.bearoff import (
     race_positions,
     race_probabilities_after,
 )
-from agents.bearoff_build import (
+from agents.bearoff.store import read_database
+from agents.bearoff.tables import (
     ARRANGEMENTS,
     FULL,
     FULL_START,
@@ -37,13 +38,12 @@ from agents.bearoff_build import (
     fastest_plays,
     race_rows,
 )
-from agents.bearoff_file import read_database
-from agents.equity import equity
+from agents.bots.equity import equity
 from tapa_env import Position, Rules
 from tapa_env.layout import OPP, PIN, flip, initial_rows
 from tapa_env.movegen import generate_afterstates
-from tapa_env.outcome import outcomes
 from tapa_env.position import check_rows
+from tapa_env.results import outcomes
 from tapa_env.selfplay import random_self_play
 
 try:

@@ -1,4 +1,4 @@
-"""The bear-off database's file (agents/bearoff_file.py) and the command that writes it
+"""The bear-off database's file (agents/bearoff/store.py) and the command that writes it
 (python -m agents.bearoff): written atomically, read back identical, refused in one line when
 damaged, foreign, of another version or missing, found by argument, environment or default,
 and loaded once per process."""
@@ -6,6 +6,7 @@ and loaded once per process."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import zipfile
@@ -14,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import agents.bearoff as bearoff
-import agents.bearoff_file as bearoff_file
-from agents.bearoff_build import ARRANGEMENTS, FULL, MAX_TURNS
-from agents.bearoff_file import BearoffDatabase, BearoffError
+import agents.bearoff.database as bearoff
+import agents.bearoff.store as bearoff_file
+from agents.bearoff.store import BearoffDatabase, BearoffError
+from agents.bearoff.tables import ARRANGEMENTS, FULL, MAX_TURNS
 from tapa_env.layout import OPP, ROW_WIDTH
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,3 +180,32 @@ def test_the_command_explains_itself():
     assert done.returncode == 0, done.stderr
     assert "--out" in done.stdout and "TAPA_BEAROFF" in done.stdout
     assert "54,264" in done.stdout
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_damaged_database_ends_evaluate_py_in_one_line_also_from_its_workers(
+    written, tmp_path, workers
+):
+    cut_short = tmp_path / "cut.npz"
+    cut_short.write_bytes(written.read_bytes()[:100_000])
+    done = subprocess.run(
+        [
+            sys.executable,
+            "evaluate.py",
+            "players=[checkpoints/tapa-td.pt,offensive]",
+            "games=2",
+            f"workers={workers}",
+            f"hydra.run.dir={tmp_path / 'out'}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, bearoff_file.ENVIRONMENT: str(cut_short)},
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if line.strip() and "round" not in line]
+    assert errors == [
+        f"evaluate.py: error: {cut_short}: corrupt bear-off database (File is not a zip file); "
+        f"rebuild it with {bearoff_file.BUILD_COMMAND}"
+    ], done.stderr[-2000:]

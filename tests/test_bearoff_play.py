@@ -8,9 +8,9 @@ import pytest
 from boards import race
 
 from agents import PlayerSpecError, load_player
-from agents.bearoff import race_equities_after, race_positions, race_probabilities_after
-from agents.equity import equity
-from agents.search import ply_equities
+from agents.bearoff.database import race_equities_after, race_positions, race_probabilities_after
+from agents.bots.equity import equity
+from agents.bots.search import ply_equities
 from agents.td.training import exact_races
 from tapa_env import Position, generate_afterstates
 
@@ -111,7 +111,7 @@ def test_training_plays_races_by_their_exact_chances(turns):
 
 
 def test_a_rollout_ends_its_trials_at_races_with_their_exact_chances(turns):
-    from agents.rollout import roll_out
+    from agents.analysis.rollout import roll_out
 
     _, _, afterstates, offsets = turns
     rows = afterstates[offsets[0] : offsets[1]][:3]  # race afterstates
@@ -127,7 +127,7 @@ def test_a_rollout_ends_its_trials_at_races_with_their_exact_chances(turns):
 
 
 def test_a_rollout_from_contact_settles_the_races_it_reaches():
-    from agents.rollout import roll_out
+    from agents.analysis.rollout import roll_out
 
     start = race({6: 4, 5: 4, 4: 3}, {6: 5, 5: 5, 4: 5})
     start[12] = 2  # two checkers on 13: no contact, but not home yet
@@ -140,7 +140,7 @@ def test_a_rollout_from_contact_settles_the_races_it_reaches():
 
 
 def test_analysis_luck_and_truncation_read_races_exactly_through_the_players_evaluator(turns):
-    from agents.bearoff import ExactRaces, evaluator_of
+    from agents.bearoff.database import ExactRaces, evaluator_of
 
     _, _, afterstates, _ = turns
     exact = evaluator_of(load_player(BOT))

@@ -18,7 +18,7 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
-from agents.equity import OUTCOMES
+from agents.bots.equity import OUTCOMES
 from agents.td.bot_file import (
     FORMAT,
     FORMAT_VERSION,

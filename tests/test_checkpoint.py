@@ -13,7 +13,8 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player
-from agents.loading import PLIES
+from agents.bots.loading import PLIES
+from agents.storage.tensors import to_arrays, to_tensors
 from agents.td.checkpoint import (
     FORMAT,
     CheckpointError,
@@ -27,7 +28,6 @@ from agents.td.checkpoint import (
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import PLIES as player_plies
 from agents.td.player import TDPlayer
-from agents.tensors import to_arrays, to_tensors
 from tapa_env import Rules, generate_afterstates
 from tapa_env.selfplay import random_self_play
 

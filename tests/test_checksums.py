@@ -14,12 +14,12 @@ import pytest
 import torch
 
 from agents import PlayerSpecError, load_player, play_games
-from agents.checksums import CHECKSUM, checksum_problem, digest, non_finite, with_checksum
 from agents.ppo import PPOConfig
 from agents.ppo import checkpoint as ppo_checkpoint
 from agents.ppo.config import PPOAgent, PPOLearner
 from agents.ppo.network import ActorCritic, observation_size
 from agents.ppo.training import train as train_ppo
+from agents.storage.checksums import CHECKSUM, checksum_problem, digest, non_finite, with_checksum
 from agents.td import bot_file
 from agents.td import checkpoint as td_checkpoint
 from agents.td.config import LearnerConfig, TDConfig

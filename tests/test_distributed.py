@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "scripts" / "data_parallel_run.py"
 
 
-def torchrun(run_dir: Path, games: int, processes: int = 2) -> list[dict]:
+def torchrun(run_dir: Path, games: int, processes: int = 2, runs: int = 1) -> list[dict]:
     torchrun = shutil.which("torchrun", path=str(Path(sys.executable).parent)) or "torchrun"
     done = subprocess.run(
         [
@@ -29,11 +29,12 @@ def torchrun(run_dir: Path, games: int, processes: int = 2) -> list[dict]:
             str(SCRIPT),
             str(run_dir),
             str(games),
+            str(runs),
         ],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=300,
         env={**os.environ, "OMP_NUM_THREADS": "1"},
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -50,6 +51,17 @@ def test_two_gloo_ranks_hold_identical_weights_and_optimizers_after_every_update
     content = read(tmp_path / "run" / "checkpoints" / "last.pt")
     assert len(content["training"]["other_ranks"]) == 1  # rank 1's games are kept too
     assert content["games_trained"] == first["games"]
+
+
+def test_one_process_trains_run_after_run_in_its_one_process_group(tmp_path):
+    # A process group destroyed and made again in one process (as each run once did) could
+    # wait forever in its first collective; the group now lives as long as the process.
+    records = torchrun(tmp_path / "run", 64, runs=3)
+    for record in records:
+        assert record["statuses"] == ["finished"] * 3
+    assert records[0]["digests"] == records[1]["digests"]
+    for number in (1, 2, 3):
+        assert (tmp_path / "run" / f"run-{number}" / "checkpoints" / "last.pt").is_file()
 
 
 @pytest.mark.slow  # a long check: python -m pytest -m slow

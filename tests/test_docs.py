@@ -20,9 +20,9 @@ import pytest
 import agents
 import agents.td
 import tapa_env
-from agents.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
-from agents.stats import fit_ratings, summarize
-from agents.tournament import TournamentConfig
+from agents.evaluation.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
+from agents.evaluation.stats import fit_ratings, summarize
+from agents.evaluation.tournament import TournamentConfig
 from tapa_env import Position, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,9 +184,9 @@ def readme_section(heading: str) -> str:
 
 
 def test_the_readme_says_data_parallel_ranks_average_their_updates_once_a_round():
-    """As agents/distributed.py does: one all-reduce of the weights and Adam's moments after
+    """As agents/runs/ranks.py does: one all-reduce of the weights and Adam's moments after
     each round of minibatch steps, no averaging of gradients."""
-    code = (ROOT / "agents" / "distributed.py").read_text()
+    code = (ROOT / "agents" / "runs" / "ranks.py").read_text()
     assert "def average_update" in code and "grad" not in code
     scale_out = readme_section("## Scale out")
     assert "average their updates" in scale_out

@@ -13,7 +13,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.config_store import ConfigStore
 
 from agents import PlayerSpecError, load_player
-from agents.tournament import (
+from agents.evaluation.tournament import (
     ConfigError,
     TournamentConfig,
     check_config,
@@ -80,18 +80,18 @@ def test_evaluate_names_the_valid_players_for_a_bad_name(tmp_path):
 @pytest.mark.parametrize(
     ("override", "phrases"),
     [
-        ("games=-1", ["games must be at least 1, got -1"]),
+        ("games=-1", ["games must be a positive integer, got -1"]),
         ("games=3", ["games=3", "even"]),
         ("players=[]", ["players needs at least two players"]),
         ("players=[random]", ["players needs at least two players"]),
         ('players=[offensive," "]', ["players: player 2 is an empty name"]),
         ('players=[offensive," offensive"]', ["players lists 'offensive' more than once"]),
         ("players=[offensive,README.md]", ["README.md", "not a tapa-rl checkpoint"]),
-        ("seed=-1", ["seed must be at least 0", "got -1"]),
-        ("match_points=0", ["match_points must be at least 1"]),
-        ("max_turns=0", ["max_turns must be at least 1"]),
-        ("workers=-1", ["workers must be at least 0"]),
-        ("batch=0", ["batch must be at least 1"]),
+        ("seed=-1", ["seed must be a non-negative integer", "got -1"]),
+        ("match_points=0", ["match_points must be a positive integer"]),
+        ("max_turns=0", ["max_turns must be a positive integer"]),
+        ("workers=-1", ["workers must be a non-negative integer"]),
+        ("batch=0", ["batch must be a positive integer"]),
         ("out=''", ["out must be the path of a file"]),
         ("out=README.md/results.json", ["README.md is not a directory"]),
         ("+colour=red", ["unknown setting 'colour'", "players, games, seed"]),
@@ -145,10 +145,10 @@ def test_evaluate_keeps_the_traceback_of_a_fault_of_the_program(tmp_path):
     # A failure that is no mistake of the user's still shows where it happened.
     script = (
         "import runpy, sys\n"
-        "import agents.tournament\n"
+        "import agents.evaluation.tournament\n"
         "def broken(config, progress=None, notice=None):\n"
         "    raise RuntimeError('a fault in the round robin')\n"
-        "agents.tournament.round_robin = broken\n"
+        "agents.evaluation.tournament.round_robin = broken\n"
         f"sys.argv = ['evaluate.py', 'hydra.run.dir={tmp_path / 'run'}', 'games=2']\n"
         "runpy.run_path('evaluate.py', run_name='__main__')\n"
     )

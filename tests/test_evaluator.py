@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.equity import equity
+from agents.bots.equity import equity
 from agents.td.evaluator import Evaluator
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer

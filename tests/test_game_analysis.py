@@ -1,4 +1,4 @@
-"""Game analysis (agents/game_analysis.py): each decision's loss against the best play by the
+"""Game analysis (agents/analysis/games.py): each decision's loss against the best play by the
 shipped bot at 2-ply (or 1-ply, or rollouts), each side's error rate and luck, the report as
 text and as JSON. The two-ply values are checked against agents/td/search.py."""
 
@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from agents import Player, load_player, play_games
-from agents import game_analysis as analysis
-from agents.game_record import (
+from agents.analysis import games as analysis
+from agents.bots.players import best_in_each_turn
+from agents.evaluation.game_record import (
     GameRecord,
     RecordedGame,
     RecordedTurn,
@@ -23,11 +24,10 @@ from agents.game_record import (
     parse_record,
     write_record,
 )
-from agents.players import best_in_each_turn
+from agents.evaluation.tournament_records import TurnLog, arena_records
 from agents.td.search import ROLL_WEIGHTS, ROLLS, top_candidates, two_ply_equities
-from agents.tournament_records import TurnLog, arena_records
 from tapa_env import Position, legal_afterstates, legal_plays, outcome
-from tapa_env.outcome import outcomes
+from tapa_env.results import outcomes
 from tapa_env.rules import DEFAULT_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -236,9 +236,9 @@ def test_rollouts_need_agents_rollout_and_judge_by_its_equities(bot, monkeypatch
     position, dice = middle_game(bot)
     plays = legal_plays(position, dice)
     record = single_turn_record(position, dice, plays[-1].text)
-    if importlib.util.find_spec("agents.rollout") is None:
+    if importlib.util.find_spec("agents.analysis.rollout") is None:
         with pytest.raises(
-            analysis.GameAnalysisError, match="rollout analysis needs agents.rollout"
+            analysis.GameAnalysisError, match="rollout analysis needs agents.analysis.rollout"
         ):
             analysis.analyze_record(record, settings(rollout=True))
     rolled = []
@@ -249,7 +249,7 @@ def test_rollouts_need_agents_rollout_and_judge_by_its_equities(bot, monkeypatch
         value = -(afterstates[:, :24].astype(np.float64) @ np.arange(1, 25)) / 100
         return SimpleNamespace(equity=value, stderr=np.zeros(len(value)))
 
-    fake = ModuleType("agents.rollout")
+    fake = ModuleType("agents.analysis.rollout")
     fake.roll_out = roll_out
     monkeypatch.setattr(analysis, "rollout_module", lambda: fake)
     report = analysis.analyze_record(record, settings(rollout=True, trials=72, seed=4))

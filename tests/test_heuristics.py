@@ -1,4 +1,4 @@
-"""The heuristic bots and their features (agents/features.py, agents/heuristics.py).
+"""The heuristic bots and their features (agents/bots/features.py, agents/bots/heuristics.py).
 
 Boards are drawn as in docs/rules.md: points are the mover's, ``{13: 1}`` is one checker
 on point 13. Afterstate features are read from the side that has just moved, so a board
@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.features import FEATURES, afterstate_features
-from agents.heuristics import (
+from agents.bots.features import FEATURES, afterstate_features
+from agents.bots.heuristics import (
     ADAPTIVE_STYLES,
     HEURISTIC_PLAYERS,
     AdaptivePlayer,
     DefensivePlayer,
 )
-from agents.players import Player, RandomPlayer
+from agents.bots.players import Player, RandomPlayer
 from tapa_env import Position, generate_afterstates, legal_afterstates, outcome
 from tapa_env.games import Games
 from tapa_env.selfplay import random_self_play

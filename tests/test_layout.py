@@ -1,9 +1,10 @@
-"""Where things live: the shared ``agents`` package, one package per algorithm, the configs.
+"""Where things live: ``agents`` in rooms by concern, one package per algorithm, the configs.
 
-Dependencies point one way (``tapa_env`` <- ``agents`` <- ``agents/<algorithm>`` <- the entry
-scripts), no two modules import each other, every config file names its schema, and the
-lists that must agree (resumable settings and the run directory's name; the algorithms and
-their config files) do.
+Dependencies point one way (``tapa_env`` <- the rooms of ``agents`` <- ``agents/<algorithm>``
+<- the entry scripts): the rules import no bot, each room imports only the rooms below it,
+an algorithm imports no other algorithm, no two modules import each other, every config file
+names its schema, and the lists that must agree (resumable settings and the run directory's
+name; the registry of algorithms, their packages and their config files) do.
 """
 
 from __future__ import annotations
@@ -19,11 +20,29 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agents.runs import RESUMABLE_CHANGES, RunConfig
+from agents.algorithms import ALGORITHMS as REGISTRY
+from agents.runs.settings import RESUMABLE_CHANGES, RunConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ROOT / "agents"
-ALGORITHMS = sorted(p.name for p in AGENTS.iterdir() if (p / "__init__.py").is_file())
+PACKAGES = sorted(p.name for p in AGENTS.iterdir() if (p / "__init__.py").is_file())
+ALGORITHMS = sorted(REGISTRY)
+
+ROOMS = {
+    "storage": set(),
+    "bots": {"storage"},
+    "bearoff": {"storage", "bots"},
+    "evaluation": {"storage", "bots", "bearoff"},
+    "analysis": {"storage", "bots", "bearoff", "evaluation"},
+    "play": {"storage", "bots", "evaluation"},
+    "runs": {"storage", "bots", "evaluation"},
+}
+"""Each room of ``agents`` and the rooms below it that it may import."""
+
+FLOOR = {"agents", "agents.errors", "agents.algorithms"}
+"""The modules at the top of ``agents`` that every room and algorithm may import: the
+package itself, the kinds of error and the registry of algorithms (which name their
+algorithms by strings, importing none)."""
 
 
 def module_name(path: Path) -> str:
@@ -59,35 +78,50 @@ def agents_modules() -> dict[str, set[str]]:
     return {module_name(p): imports_of(p) for p in sorted(AGENTS.rglob("*.py"))}
 
 
-def test_the_td_algorithm_has_its_own_package():
-    assert "td" in ALGORITHMS
-    for name in (
-        "network",
-        "evaluator",
-        "learner",
-        "training",
-        "config",
-        "checkpoint",
-        "bot_file",
-        "exporting",
-        "player",
-        "search",
-        "loading",
-    ):
+def room_of(module: str) -> str | None:
+    """The room or algorithm package of an ``agents`` module (``None`` for the floor)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and parts[1] in PACKAGES) else None
+
+
+def test_agents_is_a_handful_of_rooms_and_the_registered_algorithms():
+    assert sorted(PACKAGES) == sorted([*ROOMS, *ALGORITHMS])
+    loose = sorted(p.stem for p in AGENTS.glob("*.py") if p.stem != "__init__")
+    assert {f"agents.{name}" for name in loose} <= FLOOR, loose
+    for name in ("network", "evaluator", "learner", "training", "config", "checkpoint"):
         assert (AGENTS / "td" / f"{name}.py").is_file(), name
-        # Loading and searching have a shared part too, over any algorithm's bots.
-        assert not (AGENTS / f"{name}.py").exists() or name in ("loading", "search"), name
 
 
-def test_shared_modules_import_no_algorithm_and_algorithms_import_no_other():
+def test_each_room_imports_only_the_rooms_below_it():
     wrong = []
     for module, imported in agents_modules().items():
-        home = module.split(".")[1] if module.count(".") >= 1 else None
-        for target in imported:
-            parts = target.split(".")
-            algorithm = parts[1] if len(parts) > 1 and parts[1] in ALGORITHMS else None
-            if algorithm is not None and algorithm != home:
-                wrong.append(f"{module} imports {target}")
+        room = room_of(module)
+        if room is None:  # the floor imports nothing of agents at all
+            wrong += [f"{module} imports {target}" for target in imported - {"agents"}]
+            continue
+        for target in imported - FLOOR:
+            other = room_of(target)
+            if other == room:
+                continue
+            if room in ROOMS and other not in ROOMS[room]:
+                wrong.append(f"{module} (room {room}) imports {target}")
+            if room in REGISTRY and other in REGISTRY:
+                wrong.append(f"{module} (algorithm {room}) imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_rules_engine_imports_no_bot_and_no_torch():
+    wrong = []
+    for path in sorted((ROOT / "tapa_env").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            wrong += [
+                f"{path.name} imports {n}" for n in names if n.split(".")[0] in ("agents", "torch")
+            ]
     assert not wrong, "\n".join(wrong)
 
 
@@ -151,18 +185,25 @@ def test_resumable_settings_are_the_ones_left_out_of_the_run_directory_name():
     assert set(RESUMABLE_CHANGES) <= shared
 
 
-def test_every_algorithm_has_a_config_file_a_package_and_a_train_entry():
-    sys.path.insert(0, str(ROOT))
-    try:
-        import train
-    finally:
-        sys.path.remove(str(ROOT))
+def test_every_algorithm_has_a_package_a_config_file_a_schema_and_a_reader():
     files = sorted(p.stem for p in (ROOT / "configs" / "agent").glob("*.yaml"))
-    assert sorted(train.ALGORITHMS) == files == ALGORITHMS
-    for name, algorithm in train.ALGORITHMS.items():
-        assert issubclass(algorithm.config, RunConfig), name
+    assert ALGORITHMS == files
+    for name, algorithm in REGISTRY.items():
+        assert algorithm.name == name and (AGENTS / name / "__init__.py").is_file(), name
+        assert algorithm.config.startswith(algorithm.package + ".")
+        assert algorithm.trainer.startswith(algorithm.package + ".")
+        assert issubclass(algorithm.schema(), RunConfig), name
+        reader = algorithm.bot_reader()
+        assert callable(reader.recognises) and callable(reader.load), name
         text = (ROOT / "configs" / "agent" / f"{name}.yaml").read_text()
         assert "# @package _global_" in text and f"- /schema/{name}" in text, name
+
+
+def test_train_py_offers_exactly_the_registered_algorithms():
+    done = subprocess.run(
+        [sys.executable, "train.py", "agent=nothing"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert f"the algorithms are {', '.join(REGISTRY)}" in done.stderr
 
 
 def composed(*overrides: str) -> dict:
@@ -178,7 +219,7 @@ def composed(*overrides: str) -> dict:
 
 
 def test_train_without_arguments_is_td_with_the_defaults_in_runs_default():
-    from agents.runs import config_dict
+    from agents.runs.settings import config_dict
     from agents.td.config import TDConfig
 
     settings = composed()

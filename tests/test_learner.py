@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.equity import (
+from agents.bots.equity import (
     OUTCOME_POINTS,
     OUTCOMES,
     equity,

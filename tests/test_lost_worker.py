@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-import agents.tournament as tournament
-from agents.tournament import TournamentConfig, round_robin
-from agents.workers import TRIES, WorkerDied, play_in_workers
+import agents.evaluation.tournament as tournament
+from agents.evaluation.tournament import TournamentConfig, round_robin
+from agents.evaluation.workers import TRIES, WorkerDied, play_in_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -148,7 +148,7 @@ def test_evaluate_stops_in_one_line_when_games_kill_their_worker_every_time(tmp_
     assert done.stdout == ""
 
 
-# --- agents.workers on its own ------------------------------------------------------------
+# --- agents.evaluation.workers on its own ------------------------------------------------
 
 SPAWN = multiprocessing.get_context("spawn")
 

@@ -1,4 +1,4 @@
-"""Luck and the luck-adjusted results: agents.luck, the arena's reference, evaluate.py's
+"""Luck and the luck-adjusted results: agents.evaluation.luck, the arena's reference, evaluate.py's
 ``variance_reduction=true``."""
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import agents.tournament as tournament
+import agents.evaluation.tournament as tournament
 from agents import load_player, play_games
-from agents.arena import roll
-from agents.bearoff import evaluator_of
-from agents.files import PlayerSpecError
-from agents.luck import (
+from agents.bearoff.database import evaluator_of
+from agents.bots.players import choose_one
+from agents.errors import ConfigError, PlayerSpecError
+from agents.evaluation.arena import roll
+from agents.evaluation.luck import (
     DEFAULT_REFERENCE,
     ROLL_WEIGHTS,
     ROLLS,
@@ -26,9 +27,8 @@ from agents.luck import (
     roll_index,
     turn_luck,
 )
-from agents.players import choose_one
-from agents.stats import mean_ci95, summarize
-from agents.tournament import ConfigError, TournamentConfig, check_config, round_robin
+from agents.evaluation.stats import mean_ci95, summarize
+from agents.evaluation.tournament import TournamentConfig, check_config, round_robin
 from tapa_env import Position, legal_afterstates, outcome
 from tapa_env.games import Games
 

@@ -20,10 +20,10 @@ from boards import board
 from entry_scripts import run_play
 
 from agents import load_player
-from agents import terminal as play
+from agents.play import terminal as play
 from tapa_env import Position, legal_plays, outcome
 from tapa_env.board_text import draw_framed_board, pip_counts
-from tapa_env.outcome import Outcome
+from tapa_env.results import Outcome
 from tapa_env.rules import DEFAULT_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -353,7 +353,7 @@ def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> N
     [
         ("opponent=champion", ["unknown player 'champion'", "random, offensive"]),
         ("opponent=missing/tapa-td.pt", ["missing/tapa-td.pt: no such", "opponent=defensive"]),
-        ("match=-1", ["match must be at least 0, got -1"]),
+        ("match=-1", ["match must be a non-negative integer, got -1"]),
         ("first=me", ["first must be one of roll, you, bot, got 'me'"]),
         ("+colour=red", ["unknown setting 'colour'", "opponent, match, seed"]),
         ("hint_player=nobody", ["unknown player 'nobody'"]),

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from agents import Player, PlayerSpecError, load_player, play_games
-from agents.heuristics import AdaptivePlayer, DefensivePlayer
-from agents.players import ChoosingPlayer
+from agents.bots.heuristics import AdaptivePlayer, DefensivePlayer
+from agents.bots.players import ChoosingPlayer
 from tapa_env import Position, Rules, generate_afterstates, legal_afterstates
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -327,7 +327,8 @@ def test_evaluate_refuses_a_variant_bot_under_the_default_rules_and_plays_it_und
 
 
 def test_evaluate_names_an_unknown_rule_flag():
-    from agents.tournament import ConfigError, TournamentConfig, check_config
+    from agents.errors import ConfigError
+    from agents.evaluation.tournament import TournamentConfig, check_config
 
     with pytest.raises(ConfigError, match="rules: unknown rule flag"):
         check_config(TournamentConfig(players=["random", "defensive"], rules={"loaded": True}))

@@ -15,6 +15,7 @@ import torch
 
 import tapa_env  # noqa: F401
 from agents import load_player, play_games
+from agents.evaluation.stats import summarize
 from agents.ppo import (
     ActorCritic,
     ConfigError,
@@ -30,7 +31,6 @@ from agents.ppo import (
 from agents.ppo import checkpoint as ppo_checkpoint
 from agents.ppo.config import PPOAgent, PPOLearner
 from agents.ppo.network import log_probs_and_entropy, observation_size, sample_moves
-from agents.stats import summarize
 from tapa_env import Position, generate_afterstates, initial_rows
 from tapa_env.encoding import get_encoding
 

@@ -9,12 +9,11 @@ import signal
 from pathlib import Path
 
 import pytest
-from entry_scripts import load_script
 from small_runs import ALGORITHMS, ppo_config, td_config
 from tensorboard.backend.event_processing import plugin_event_accumulator
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-TensorBoardLogger = load_script("train").TensorBoardLogger
+from agents.runs.logs import TensorBoardLogger
 
 
 def run(algorithm: str, run_dir: Path, logger: TensorBoardLogger | None = None, **overrides):

@@ -1,6 +1,6 @@
-"""Rollouts (agents/rollout.py): their dice, their results against a plain game loop, and
+"""Rollouts (agents/analysis/rollout.py): their dice, their results against a plain game loop, and
 what must not change them (workers, batches); the one- and two-ply values beside them
-(agents/analysis.py); the opening table (agents/opening.py)."""
+(agents/analysis/positions.py); the opening table (agents/analysis/opening.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import agents.rollout as rollout_module
+import agents.analysis.rollout as rollout_module
 from agents import load_player
-from agents.analysis import one_ply_chances, two_ply_chances
-from agents.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
-from agents.opening import (
+from agents.analysis.opening import (
     OPENING_ROLLS,
     README_BEGIN,
     README_END,
@@ -25,14 +23,16 @@ from agents.opening import (
     readme_table,
     replace_readme_table,
 )
-from agents.players import choose_one
-from agents.rollout import (
+from agents.analysis.positions import one_ply_chances, two_ply_chances
+from agents.analysis.rollout import (
     THROWS,
     play_trials,
     roll_out,
     stratified_throws,
     trial_dice,
 )
+from agents.bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
+from agents.bots.players import choose_one
 from agents.td.search import two_ply_equities
 from tapa_env import Position, legal_afterstates, outcome
 
@@ -262,9 +262,9 @@ def test_the_opening_table_has_every_roll_and_its_rolled_out_plays(bot):
         for other in rolled[1:]:
             assert other["behind"] == pytest.approx(rolled[0]["equity"] - other["equity"])
             assert other["behind_stderr"] >= 0
-    text = document(reports, 2, "python -m agents.opening --trials 2", 1.0, 2)
+    text = document(reports, 2, "python -m agents.analysis.opening --trials 2", 1.0, 2)
     assert all(f"## {high}-{low}" in text for high, low in OPENING_ROLLS)
-    assert "python -m agents.opening --trials 2" in text
+    assert "python -m agents.analysis.opening --trials 2" in text
 
 
 def test_the_readme_table_goes_between_its_markers():
@@ -282,12 +282,12 @@ def test_the_shipped_opening_table_is_in_the_readme_and_the_docs():
     rolls = [line.split("|")[1].strip() for line in table.strip().splitlines()[2:]]
     assert rolls == [f"{high}-{low}" for high, low in OPENING_ROLLS]
     docs = (ROOT / "docs" / "opening.md").read_text()
-    assert "python -m agents.opening" in docs and "(docs/opening.md)" in readme
+    assert "python -m agents.analysis.opening" in docs and "(docs/opening.md)" in readme
 
 
 START_METHOD = """
 import threading, sys
-from agents.workers import start_context
+from agents.evaluation.workers import start_context
 if sys.argv[1] == "thread":
     threading.Thread(target=threading.Event().wait, daemon=True).start()
 print(start_context(numpy_only=sys.argv[2] == "numpy").get_start_method())
@@ -316,7 +316,7 @@ def test_workers_start_by_fork_only_for_numpy_work_from_a_process_with_one_threa
 
 
 def test_only_players_that_need_no_torch_say_so(bot):
-    from agents.players import RandomPlayer
+    from agents.bots.players import RandomPlayer
 
     assert bot.numpy_only  # a TD bot values plays by the numpy evaluator
     assert not RandomPlayer().numpy_only  # the default: a player may use anything

@@ -18,10 +18,11 @@ import pytest
 from entry_scripts import ROOT, load_script
 from small_runs import ALGORITHMS, GAMES_KEY, td_config
 
-from agents import files
-from agents.files import WriteError, write_atomically
 from agents.ppo import checkpoint as ppo_checkpoint
-from agents.run_lock import LOCK_NAME, RunDirectoryBusy, RunLock, busy_message
+from agents.runs.lock import LOCK_NAME, RunDirectoryBusy, RunLock, busy_message
+from agents.runs.logs import TensorBoardLogger
+from agents.storage import files
+from agents.storage.files import WriteError, write_atomically
 from agents.td import checkpoint as td_checkpoint
 from agents.td.training import train as train_td
 
@@ -68,7 +69,7 @@ def hold_lock(run_dir: Path) -> subprocess.Popen:
         [
             sys.executable,
             "-c",
-            "import sys, time\nfrom agents.run_lock import RunLock\n"
+            "import sys, time\nfrom agents.runs.lock import RunLock\n"
             "RunLock(sys.argv[1]).acquire()\nprint('held', flush=True)\ntime.sleep(600)",
             str(run_dir),
         ],
@@ -86,7 +87,7 @@ def test_a_lock_held_by_another_process_is_refused_naming_it_until_that_process_
         with pytest.raises(RunDirectoryBusy) as refused:
             RunLock(tmp_path / "run").acquire()
         message = str(refused.value)
-        assert f"pid {holder.pid} on " in message and "agents.run_lock" in message
+        assert f"pid {holder.pid} on " in message and "agents.runs.lock" in message
         assert f"{tmp_path / 'run'} is in use" in message and "\n" not in message
     finally:
         holder.kill()  # SIGKILL: the kernel drops the lock; the file stays
@@ -248,7 +249,7 @@ def test_a_learning_curve_that_cannot_be_drawn_is_a_write_error(tmp_path):
 
 
 def test_tensorboard_events_that_cannot_be_written_are_a_write_error(tmp_path):
-    logger = load_script("train").TensorBoardLogger(tmp_path / "run")
+    logger = TensorBoardLogger(tmp_path / "run")
     logger.scalars(0, {"train/loss": 1.0})
     events = next((tmp_path / "run").glob("events.out.tfevents.*"))
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)

@@ -1,4 +1,4 @@
-"""The search of agents/search.py: two and three plies over any valuation, batched, against
+"""The search of agents/bots/search.py: two and three plies over any valuation, batched, against
 plain loops over the rolls and the plays; exact values where a game ends; results that do not
 depend on what else is searched with them; ``@3ply`` as a level of load_player and play.py."""
 
@@ -11,10 +11,9 @@ import pytest
 from boards import board
 from entry_scripts import run_play
 
-import agents.search as search
+import agents.bots.search as search
 from agents import load_player
-from agents.files import PlayerSpecError
-from agents.search import (
+from agents.bots.search import (
     REPLIES,
     ROLL_WEIGHTS,
     ROLLS,
@@ -25,9 +24,10 @@ from agents.search import (
     ply_equities,
     top_candidates,
 )
+from agents.errors import PlayerSpecError
+from agents.evaluation.tournament import _expand
 from agents.td.player import TDPlayer
 from agents.td.search import network_value, three_ply_equities, two_ply_equities
-from agents.tournament import _expand
 from tapa_env import Position, generate_afterstates, legal_afterstates, outcomes
 from tapa_env.layout import ROW_WIDTH
 from tapa_env.selfplay import random_self_play

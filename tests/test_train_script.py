@@ -190,7 +190,7 @@ def test_help_and_a_refused_setting_load_neither_torch_nor_the_engine(arguments)
 
 def test_a_stopped_run_says_when_its_last_evaluation_was(capsys, tmp_path):
     import train
-    from agents.runs import TrainResult
+    from agents.runs.settings import TrainResult
     from agents.td.config import TDConfig
 
     evaluation = {

@@ -15,10 +15,11 @@ import pytest
 import torch
 
 from agents import load_player, play_games
-from agents.equity import equity, one_hot_outcomes, swap_sides
-from agents.stats import summarize
+from agents.bots.equity import equity, one_hot_outcomes, swap_sides
+from agents.errors import ConfigError
+from agents.evaluation.stats import summarize
 from agents.td.checkpoint import evaluator_of, read
-from agents.td.config import ConfigError, LearnerConfig, TDConfig, check_config
+from agents.td.config import LearnerConfig, TDConfig, check_config
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer
 from agents.td.training import TrainingDiverged, train

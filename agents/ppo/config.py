@@ -1,6 +1,6 @@
 """The settings of a PPO run and their checks: the schema of ``configs/agent/ppo.yaml`` (the
 ``agent`` and ``learner`` groups) on top of the settings every run has
-(``configs/train.yaml``, :class:`agents.runs.RunConfig`).
+(``configs/train.yaml``, :class:`agents.runs.settings.RunConfig`).
 
 Each field's docstring is what the YAML comments say of it. :func:`check_config` names the
 first setting that cannot work, in one line, before anything runs.
@@ -12,7 +12,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..runs import ConfigError, RunConfig, check_run_config
+from tapa_env.checks import whole_number
+
+from ..errors import ConfigError
+from ..runs.settings import RunConfig, check_run_config
 
 ACTIVATIONS = ("tanh", "relu")
 SELF = "self"  # the opponent that is a frozen snapshot of the policy being trained
@@ -132,7 +135,7 @@ def check_config(config: PPOConfig) -> None:
     # Here, not above: the schemas alone (train.py --help) need neither the engine nor numba.
     from tapa_env.encoding import ENCODINGS
 
-    from ..loading import BUILTIN_NAMES
+    from ..bots.loading import BUILTIN_NAMES
 
     def need(ok: bool, message: str) -> None:
         if not ok:
@@ -155,13 +158,8 @@ def check_config(config: PPOConfig) -> None:
     )
     need(isinstance(agent.shared_trunk, bool), "agent.shared_trunk must be true or false")
     for name in ("num_steps", "num_minibatches", "update_epochs", "snapshot_every"):
-        value = getattr(learner, name)
-        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 1
-        need(ok, f"learner.{name} must be a positive integer, got {value!r}")
-    need(
-        isinstance(learner.pool_size, int) and learner.pool_size >= 0,
-        f"learner.pool_size must be an integer >= 0, got {learner.pool_size!r}",
-    )
+        whole_number(getattr(learner, name), f"learner.{name}", 1, error=ConfigError)
+    whole_number(learner.pool_size, "learner.pool_size", 0, error=ConfigError)
     for name in ("anneal_lr", "norm_adv", "clip_vloss", "opponent_sample"):
         value = getattr(learner, name)
         need(isinstance(value, bool), f"learner.{name} must be true or false, got {value!r}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tapa_env.rules import Rules
 
-from ..files import PlayerSpecError
+from ..errors import PlayerSpecError
 from .format import is_ppo_checkpoint
 
 

@@ -1,7 +1,7 @@
-"""What a PPO run reports: its counters, the windows of training it logs, its evaluations.
+"""What a PPO run counts and logs: its counters and the windows of training it logs.
 
-The pieces every algorithm shares (the logger protocol, ``StopRequest``, ``TrainResult``,
-``log_evaluation``) are :mod:`agents.runs`'.
+What every algorithm shares (the logger, evaluations, the run's skeleton) is
+:mod:`agents.runs`'.
 """
 
 from __future__ import annotations
@@ -9,15 +9,11 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from ..arena import play_games
-from ..runs import Logger
-from ..stats import summarize
+from ..runs.logs import Logger
 
-EVALUATION_SEED = 1000  # evaluation dice: seed + EVALUATION_SEED + opponent index
 OUTCOMES = ("win_single", "win_double", "loss_single", "loss_double", "draw", "unfinished")
 
 
@@ -33,11 +29,6 @@ class Counters:
     next_log: float = math.inf
     next_eval: float = math.inf
     next_checkpoint: float = math.inf
-
-
-def next_multiple(games: int, every: int) -> float:
-    """The first multiple of ``every`` above ``games`` (never, for ``every`` 0)."""
-    return (games // every + 1) * every if every else math.inf
 
 
 @dataclass
@@ -103,23 +94,3 @@ def log_window(logger: Logger | None, games: int, window: Window) -> None:
     for name, times in window.opponents.items():
         values[f"opponents/{name}"] = times / rollouts
     logger.scalars(games, values)
-
-
-def evaluate_player(player, opponents: dict, games: int, seed: int, games_trained: int) -> dict:
-    """Duplicate-dice games of ``player`` against each opponent in the arena: per opponent
-    ``win_rate``, ``ppg`` (points per game) with its ``ppg_ci95``, and ``games``; as
-    :func:`agents.training.evaluate_player` writes them to ``evaluations.jsonl``."""
-    result: dict[str, Any] = {"games_trained": games_trained}
-    for index, (name, opponent) in enumerate(opponents.items()):
-        played = play_games(
-            (player, opponent), games, seed=seed + EVALUATION_SEED + index, rules=player.rules
-        )
-        summary_ = summarize((player.name, name), played)
-        result[name] = {key: summary_[key] for key in ("win_rate", "ppg", "ppg_ci95", "games")}
-    return result
-
-
-def summary(result: dict) -> str:
-    """The progress bar's note on an evaluation: ``eval: ran 55% off 20% ...``."""
-    parts = [f"{n[:3]} {v['win_rate']:.0%}" for n, v in result.items() if isinstance(v, dict)]
-    return "eval: " + " ".join(parts)

@@ -17,8 +17,8 @@ import torch
 
 from tapa_env.rules import Rules
 
-from ..loading import load_player
-from ..players import Player
+from ..bots.loading import load_player
+from ..bots.players import Player
 from .config import SELF, PPOConfig
 from .network import ActorCritic
 from .player import PPOPlayer

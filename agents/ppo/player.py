@@ -19,7 +19,7 @@ from tapa_env.movegen import generate_afterstates
 from tapa_env.position import Position
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..players import Player
+from ..bots.players import Player
 from .network import ActorCritic, observe
 
 

@@ -20,35 +20,23 @@ from __future__ import annotations
 
 import copy
 import math
-import time
 from dataclasses import asdict
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import torch
-from tqdm import tqdm
 
 import tapa_env  # noqa: F401  (registers Tapa-v0)
-from tapa_env.rules import Rules
 
-from ..files import remove_leftovers
-from ..loading import load_player
-from ..runs import (
-    Logger,
-    StopRequest,
-    TrainingDiverged,
-    TrainResult,
-    config_dict,
-    log_evaluation,
-    resumable_training,
-    start_logging,
-    write_evaluations,
-)
-from ..tensors import to_arrays, to_tensors
+from ..runs.evaluations import Evaluations, summary
+from ..runs.logs import Logger, start_logging
+from ..runs.settings import TrainingDiverged, TrainResult, config_dict
+from ..runs.skeleton import Run, StopRequest, next_multiple
+from ..storage.tensors import to_arrays, to_tensors
 from . import checkpoint
 from .config import PPOConfig, check_config
-from .logs import Counters, Window, evaluate_player, log_window, next_multiple, summary
+from .logs import Counters, Window, log_window
 from .network import ActorCritic, log_probs_and_entropy, observation_size, sample_moves
 from .opponents import OpponentSchedule
 from .player import PPOPlayer
@@ -81,22 +69,11 @@ def gae(
     return advantages, advantages + values
 
 
-def policy_alone(content: dict) -> dict:
-    """A checkpoint without its ``training`` state: ``bot.pt``, which plays but cannot
-    resume."""
-    return {key: value for key, value in content.items() if key != "training"}
-
-
-class PPORun:
+class PPORun(Run):
     """Everything a run holds, built from its config; what a checkpoint saves."""
 
     def __init__(self, config: PPOConfig, run_dir: Path) -> None:
-        self.config = config
-        self.run_dir = Path(run_dir)
-        self.last_path = self.run_dir / "checkpoints" / "last.pt"
-        self.bot_path = self.run_dir / "checkpoints" / "bot.pt"
-        self.history_path = self.run_dir / "evaluations.jsonl"
-        self.rules = Rules.from_mapping(dict(config.rules))
+        super().__init__(config, run_dir, checkpoint.KIND)
         torch.set_num_threads(config.threads)
         # One seeding block: the weights and the move sampling (torch's generator), the
         # dice and the opponents' sampling (the env's), the minibatches and the opponent
@@ -127,41 +104,35 @@ class PPORun:
             next_eval=config.eval_every or math.inf,
             next_checkpoint=config.checkpoint_every or math.inf,
         )
-        self.evaluations: list[dict] = []
+        self.saved_evaluations: list[dict] = []  # the checkpoint's
 
     def start(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games. Returns the next
         observation float32 ``(N, F)``, its mask bool ``(N, 144)``, which games restart on
         the next step ``(N,)``, and whether the run resumed.
 
-        First removes what a killed run left half-written; rewrites ``evaluations.jsonl`` to
-        the checkpoint's evaluations (none for a fresh start), dropping what a killed run
-        evaluated after it, and ``bot.pt`` when a kill between the two writes of a
-        checkpoint left it behind ``last.pt``."""
-        for path in (self.last_path, self.bot_path, self.history_path):
-            remove_leftovers(path)
-        if not self.last_path.exists():
-            write_evaluations(self.history_path, [])
+        The checkpoint is read by :meth:`Run.saved`, and ``bot.pt`` put back in step with
+        it (:meth:`Run.catch_up_bot`)."""
+        content = self.saved()
+        if content is None:
             obs, infos = self.env.reset(seed=self.config.seed)
             resetting = np.zeros(self.config.parallel_games, dtype=bool)
             return obs, infos["action_mask"], resetting, False
-        content = checkpoint.read(self.last_path)
-        training = resumable_training(content, self.last_path, self.run_dir, self.config)
-        self._catch_up_bot(content)  # reading a checkpoint draws from torch's generator
+        training = content["training"]
+        self.catch_up_bot(content)  # reading a checkpoint draws from torch's generator
         self.network.load_state_dict(content["weights"])
         self.optimizer.load_state_dict(training["optimizer"])
         torch.set_rng_state(training["torch_rng"])
         self.rng.bit_generator.state = training["rng"]
         self.opponents.load_state_dict(training["opponents"])
         self.counters = Counters(**training["counters"])
-        self.evaluations = list(training["evaluations"])
-        write_evaluations(self.history_path, self.evaluations)
+        self.saved_evaluations = list(training["evaluations"])
         state = to_arrays(training["env"])
         infos = self.env.unwrapped.set_state(state)
         obs = training["next_obs"].numpy()
         return obs, infos["action_mask"], state["needs_reset"].astype(bool), True
 
-    def save(self, next_obs: np.ndarray) -> None:
+    def checkpoint(self, next_obs: np.ndarray, evaluations: list[dict]) -> None:
         """Write ``last.pt`` (resumable) and ``bot.pt`` (the policy alone), atomically."""
         counters = self.counters
         content = checkpoint.describe(
@@ -175,24 +146,12 @@ class PPORun:
                 "rng": self.rng.bit_generator.state,
                 "opponents": self.opponents.state_dict(),
                 "counters": asdict(counters),
-                "evaluations": self.evaluations,
+                "evaluations": evaluations,
                 "env": self.env.unwrapped.get_state(),
                 "next_obs": np.array(next_obs),
             }
         )
-        checkpoint.save(self.last_path, content)
-        checkpoint.save(self.bot_path, policy_alone(content))
-
-    def _catch_up_bot(self, content: dict) -> None:
-        """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
-        missing, unreadable or of fewer games: a kill between the two writes of
-        :meth:`save` leaves it so."""
-        try:
-            games = checkpoint.read(self.bot_path)["games"]
-        except ValueError:  # a PPOCheckpointError: missing, or cut short
-            games = -1
-        if games < content["games"]:
-            checkpoint.save(self.bot_path, policy_alone(content))
+        self.save(content)
 
     def player(self, name: str = "ppo") -> PPOPlayer:
         """The policy now, greedy, on a copy of the network (the arena's player)."""
@@ -212,23 +171,18 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     """
     check_config(config)
     learner = config.learner
-    started = time.perf_counter()
     run = PPORun(config, run_dir)
     next_obs, next_mask, resetting, resumed = run.start()
     counters, env, network = run.counters, run.env, run.network
+    evaluations = Evaluations(config, run.rules, run.history_path, logger)
+    evaluations.restart(run.saved_evaluations)
     if resumed and counters.games >= config.total_games:
         env.close()
-        last = run.evaluations[-1] if run.evaluations else None
-        return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
+        return run.result("complete", counters.games, counters.turns, evaluations.last)
     start_logging(logger, config, counters.games if resumed else None)
-    eval_opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
 
     def evaluate() -> None:
-        result = evaluate_player(
-            run.player(), eval_opponents, config.eval_games, config.seed, counters.games
-        )
-        run.evaluations.append(result)
-        log_evaluation(logger, run.history_path, run.evaluations)
+        result = evaluations.run(run.player(), counters.games)
         bar.set_postfix_str(summary(result), refresh=False)
 
     # The rollout's storage: (T, N, ...) for T = num_steps decisions of N games.
@@ -242,10 +196,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     ended = np.zeros(shape, dtype=bool)
     valid = np.zeros(shape, dtype=bool)
 
-    bar = tqdm(
-        total=config.total_games, initial=counters.games, unit="game", desc="ppo",
-        disable=not config.progress, dynamic_ncols=True, mininterval=1.0,
-    )  # fmt: skip
+    bar = run.progress(counters.games, "ppo")
     status = "finished"
     window = Window()
     with StopRequest() as stop:
@@ -362,12 +313,10 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
                 counters.next_eval = next_multiple(counters.games, config.eval_every)
             if counters.games >= counters.next_checkpoint or finishing or stopping:
                 counters.next_checkpoint = next_multiple(counters.games, config.checkpoint_every)
-                run.save(next_obs)
+                run.checkpoint(next_obs, evaluations.done)
             if stopping:
                 status = "interrupted"
                 break
     bar.close()
     env.close()
-    last = run.evaluations[-1] if run.evaluations else None
-    seconds = time.perf_counter() - started
-    return TrainResult(status, counters.games, counters.turns, run.last_path, last, seconds)
+    return run.result(status, counters.games, counters.turns, evaluations.last)

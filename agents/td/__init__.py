@@ -7,7 +7,7 @@ module             what it holds
 ``network``        the torch network (:class:`TDNetwork`) and its shape
 ``evaluator``      the fast numpy/numba evaluator of its weights (no torch)
 ``player``         :class:`TDPlayer`: greedy over the afterstates, 1-ply, 2-ply or 3-ply
-``search``         the batched search (:mod:`agents.search`) over the network
+``search``         the batched search (:mod:`agents.bots.search`) over the network
 ``learner``        λ-returns of finished games, and the pool of targets
 ``training``       the self-play training loop, :func:`agents.td.training.train`
 ``config``         the settings of ``configs/agent/td.yaml`` (:class:`TDConfig`)

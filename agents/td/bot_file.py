@@ -29,9 +29,9 @@ import numpy as np
 from tapa_env.encoding import ENCODINGS, get_encoding
 from tapa_env.rules import Rules
 
-from ..checksums import CHECKSUM, checksum_problem, digest
-from ..equity import OUTCOME_POINTS, OUTCOMES
-from ..files import (
+from ..bots.equity import OUTCOME_POINTS, OUTCOMES
+from ..storage.checksums import CHECKSUM, checksum_problem, digest
+from ..storage.files import (
     ZIP_MAGIC,
     PlayerSpecError,
     check_regular_file,
@@ -121,7 +121,7 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
 
 
 def content_checksum(metadata: dict, arrays: dict[str, np.ndarray]) -> str:
-    """The ``checksum`` of a bot file: the digest (:func:`agents.checksums.digest`) of
+    """The ``checksum`` of a bot file: the digest (:func:`agents.storage.checksums.digest`) of
     ``{"metadata": metadata, "arrays": arrays}``, the metadata without its ``checksum`` key
     and every array of the archive but the metadata, by entry name."""
     return digest({"metadata": metadata, "arrays": arrays})

@@ -19,41 +19,44 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
     what resuming needs: the optimizer, the games in flight, the random generators' states.
     A bot file for shipping leaves it out (:func:`slim`).
 ``checksum``
-    the SHA-256 digest of all the other fields (:mod:`agents.checksums`), written by
+    the SHA-256 digest of all the other fields (:mod:`agents.storage.checksums`), written by
     :func:`save` and checked by :func:`read`: torch's reader does not check the archive's
     CRCs, so a damaged file would otherwise load with changed weights.
+
+Reading, checking and writing are every algorithm's (:mod:`agents.runs.checkpoints`); this
+module names the TD kind (:data:`KIND`) and builds its network.
 """
 
 from __future__ import annotations
 
-import pickle
-import re
-import warnings
-import zipfile
 from pathlib import Path
-from typing import Any
-
-import torch
 
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
-from ..checksums import CHECKSUM, checksum_problem, non_finite, with_checksum
-from ..equity import OUTCOMES
-from ..files import (
-    ZIP_MAGIC,
-    PlayerSpecError,
-    check_regular_file,
-    first_line,
-    read_head,
-    write_atomically,
-)
-from ..tensors import brief, cut, is_exactly
+from ..bots.equity import OUTCOMES
+from ..errors import PlayerSpecError
+from ..runs.checkpoints import CheckpointKind, save, slim
 from .evaluator import Evaluator
+from .format import FORMAT
 from .network import NetworkShape, TDNetwork
 
-FORMAT = "tapa-rl/td-checkpoint"
 FORMAT_VERSION = 1
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "KIND",
+    "CheckpointError",
+    "describe",
+    "evaluator_of",
+    "network_of",
+    "read",
+    "rules_of",
+    "save",
+    "shape_of",
+    "slim",
+]
 
 
 class CheckpointError(PlayerSpecError):
@@ -85,122 +88,10 @@ def describe(network: TDNetwork, rules: Rules, games: int, turns: int, config: d
     }
 
 
-def save(path: Path, content: dict) -> None:
-    """Write ``content`` and its ``checksum`` to ``path`` atomically: a temporary file beside
-    it, then a rename.
-
-    A crash while writing leaves the previous file whole.
-    """
-    checked = with_checksum(content)
-    write_atomically(path, lambda file: torch.save(checked, file))
-
-
-def slim(content: dict) -> dict:
-    """A copy of a checkpoint without its ``training`` state (nor its checksum, which
-    :func:`save` writes anew): small, plays, cannot resume."""
-    return {key: value for key, value in content.items() if key not in ("training", CHECKSUM)}
-
-
-def read(path: Path) -> dict:
-    """Read and check a checkpoint; :class:`CheckpointError` names the file and the problem.
-
-    Refuses what ``torch.load(weights_only=True)`` refuses (arbitrary pickled objects), and a
-    missing, empty, truncated or corrupt file, a file of another kind, a file whose checksum
-    is missing or does not match its content, another format version, an encoding this
-    version does not know, weights that do not fit the recorded network shape, and weights
-    that are not all finite.
-    """
-    path = Path(path)
-    check_regular_file(path, CheckpointError)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
-            content = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch.load has no one error type for a file it cannot read
-        raise CheckpointError(_unreadable(path, error)) from None
-    check(path, content)
-    return content
-
-
-def _unreadable(path: Path, error: Exception) -> str:
-    """One line on why ``torch.load`` could not read ``path``: naming the file and the problem."""
-    try:
-        head = read_head(path)
-    except OSError as unreadable:
-        return f"{path}: cannot be read ({unreadable.strerror or unreadable})"
-    if not head:
-        return f"{path}: is empty, not a checkpoint or bot file"
-    if head != ZIP_MAGIC:  # torch.save writes a zip archive
-        return f"{path}: is not a tapa-rl checkpoint or bot file (not a file torch.save wrote)"
-    if not holds_pickle(path):  # another zip archive, an .npz of numpy arrays among them
-        return (
-            f"{path}: is not a tapa-rl checkpoint or bot file (a zip archive, but not one "
-            "torch.save wrote)"
-        )
-    if isinstance(error, pickle.UnpicklingError):  # weights_only refused what it holds
-        return (
-            f"{path}: is not a tapa-rl checkpoint or bot file (it holds objects other than "
-            "tensors and plain containers, which are never unpickled)"
-        )
-    # The first sentence of torch's message, less a "[enforce fail at file.cc:180] ." prefix.
-    detail = re.sub(r"^\[[^\]]*\][\s.]*", "", first_line(error)).split(". ")[0].strip()
-    detail = detail or type(error).__name__
-    return f"{path}: cannot be read as a checkpoint or bot file (corrupt or truncated?): {detail}"
-
-
-def holds_pickle(path: Path) -> bool:
-    """Whether the zip archive at ``path`` has the ``data.pkl`` entry of every archive
-    ``torch.save`` writes (``True`` when it cannot tell: torch's reader then says why)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            return any(name.endswith("/data.pkl") for name in archive.namelist())
-    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
-        return True
-
-
-def check(path: Path, content: Any) -> None:
-    """Raise :class:`CheckpointError` unless ``content`` is a checkpoint this version plays.
-
-    Its checksum is checked once its format and version are known to be this version's (a
-    later version may checksum otherwise), before any other field is trusted."""
-    if not isinstance(content, dict) or "format" not in content:
-        raise CheckpointError(
-            f"{path}: is not a tapa-rl checkpoint or bot file (no 'format' field)"
-        )
-    if not is_exactly(content["format"], FORMAT):
-        raise CheckpointError(
-            f"{path}: holds format {brief(content['format'])}, not a tapa-rl checkpoint "
-            f"({FORMAT!r})"
-        )
-    if not is_exactly(content.get("format_version"), FORMAT_VERSION):
-        raise CheckpointError(
-            f"{path}: checkpoint format version {brief(content.get('format_version'))}; this "
-            f"version of tapa-rl reads version {FORMAT_VERSION}"
-        )
-    problem = checksum_problem(content)
-    if problem is not None:
-        raise CheckpointError(f"{path}: {problem}")
-    for key in ("encoding", "encoding_version", "rules", "network", "weights"):
-        if key not in content:
-            raise CheckpointError(f"{path}: corrupt checkpoint: no {key!r} field")
-    name = content["encoding"]
-    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
-    if encoding is None or not is_exactly(content["encoding_version"], encoding.version):
-        known = ", ".join(e.version for e in ENCODINGS.values())
-        raise CheckpointError(
-            f"{path}: made for encoding {brief(content['encoding_version'])}, which this version "
-            f"of tapa-rl does not have (it has {known})"
-        )
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # torch's notes on what a crafted field holds
-            rules_of(content)
-            network_of(content)
-    except (ValueError, TypeError, LookupError, RuntimeError, AttributeError) as error:
-        raise CheckpointError(f"{path}: corrupt checkpoint: {cut(first_line(error))}") from None
-    bad = non_finite(content["weights"])
-    if bad is not None:
-        raise CheckpointError(f"{path}: corrupt checkpoint: weight {bad!r} is not all finite")
+def read(path: Path | str) -> dict:
+    """Read and check a TD checkpoint (:meth:`agents.runs.checkpoints.CheckpointKind.read`);
+    :class:`CheckpointError` names the file and the problem."""
+    return KIND.read(path)
 
 
 def rules_of(content: dict) -> Rules:
@@ -227,3 +118,20 @@ def network_of(content: dict) -> TDNetwork:
 def evaluator_of(content: dict, threads: int = 1) -> Evaluator:
     """The numpy evaluator of a checkpoint's weights."""
     return network_of(content).evaluator(threads=threads)
+
+
+def _build(content: dict) -> TDNetwork:
+    rules_of(content)
+    return network_of(content)
+
+
+KIND = CheckpointKind(
+    format=FORMAT,
+    version=FORMAT_VERSION,
+    error=CheckpointError,
+    label="checkpoint",
+    noun="tapa-rl checkpoint or bot file",
+    games="games_trained",
+    build=_build,
+)
+"""TD checkpoints: what :func:`read` checks and how its refusals read."""

@@ -1,6 +1,6 @@
 """The settings of a TD(λ) training run and their checks: the schema of
 ``configs/agent/td.yaml`` (the ``agent`` and ``learner`` groups) on top of the settings every
-run has (``configs/train.yaml``, :class:`agents.runs.RunConfig`).
+run has (``configs/train.yaml``, :class:`agents.runs.settings.RunConfig`).
 
 Each field's docstring is what ``python train.py --help`` and the YAML comments say of it.
 :func:`check_config` names the first setting that cannot work, before anything runs.
@@ -12,7 +12,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..runs import ConfigError, RunConfig, check_run_config, whole
+from tapa_env.checks import whole_number
+
+from ..errors import ConfigError
+from ..runs.settings import RunConfig, check_run_config
 
 SCHEDULES = ("constant", "linear", "cosine")
 OPTIMIZERS = ("adam", "sgd")
@@ -60,22 +63,22 @@ class LearnerConfig:
     exploration: float = 0.0
     """Probability of a uniformly random play instead of the greedy one, per turn."""
     bearoff: bool = False
-    """Value race afterstates (agents.bearoff) by the exact bear-off database instead of the
-    network while playing, so that races are played exactly and the targets of every turn
+    """Value race afterstates (agents.bearoff.database) by the exact bear-off database instead
+    of the network while playing, so that races are played exactly and the targets of every turn
     that leads into a race come from exact race chances."""
 
 
 @dataclass
 class TDConfig(RunConfig):
     """Every knob of ``python train.py`` (``agent=td``, the default): the shared settings of
-    :class:`agents.runs.RunConfig`, the network (``agent``) and TD(λ) (``learner``)."""
+    :class:`agents.runs.settings.RunConfig`, the network (``agent``) and TD(λ) (``learner``)."""
 
     agent: AgentConfig = field(default_factory=AgentConfig)
     learner: LearnerConfig = field(default_factory=LearnerConfig)
 
 
 def check_config(config: TDConfig) -> None:
-    """Raise :class:`~agents.runs.ConfigError` naming the first setting that cannot work."""
+    """Raise :class:`~agents.errors.ConfigError` naming the first setting that cannot work."""
     import torch  # here, not above: the schemas alone (train.py --help) need no torch
 
     from .network import INITS, NetworkShape
@@ -108,15 +111,8 @@ def check_config(config: TDConfig) -> None:
         0.0 <= learner.td_lambda <= 1.0,
         f"learner.td_lambda must be in [0, 1], got {learner.td_lambda}",
     )
-    need(
-        whole(learner.batch_size) and learner.batch_size >= 1,
-        f"learner.batch_size must be a positive integer, got {learner.batch_size!r}",
-    )
-    need(
-        whole(learner.round_samples) and learner.round_samples >= learner.batch_size,
-        f"learner.round_samples must be an integer of at least learner.batch_size "
-        f"({learner.batch_size}), got {learner.round_samples!r}",
-    )
+    batch_size = whole_number(learner.batch_size, "learner.batch_size", 1, error=ConfigError)
+    whole_number(learner.round_samples, "learner.round_samples", batch_size, error=ConfigError)
     need(
         learner.optimizer in OPTIMIZERS,
         f"learner.optimizer must be one of {list(OPTIMIZERS)}, got {learner.optimizer!r}",

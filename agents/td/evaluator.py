@@ -3,7 +3,7 @@
 This is how every trained bot plays, in training and after export: it values a whole batch
 of afterstates (``(M, ROW_WIDTH)`` int8 rows, :mod:`tapa_env.layout`, each in the frame of
 the side that just moved) in one call and returns their outcome probabilities
-(:mod:`agents.equity`).
+(:mod:`agents.bots.equity`).
 
 The first layer never sees the encoded features. Every raw feature belongs to one point and
 one side (its checkers as truncated unary units, a pin there), or is a count that adds up
@@ -56,7 +56,7 @@ from tapa_env.encoding import (
 from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
 from tapa_env.position import check_rows
 
-from ..equity import OUTCOMES, equity
+from ..bots.equity import OUTCOMES, equity
 
 ACTIVATIONS = ("sigmoid", "tanh", "relu")
 
@@ -555,7 +555,7 @@ class Evaluator:
         activation: the hidden layers' activation, one of :data:`ACTIVATIONS`.
         layers: ``[(weight, bias), ...]`` from the input to the output layer, each
             ``weight`` ``(out, in)`` and ``bias`` ``(out,)`` as in ``torch.nn.Linear``; the
-            last layer has one output per outcome (:data:`agents.equity.OUTCOMES`).
+            last layer has one output per outcome (:data:`agents.bots.equity.OUTCOMES`).
         threads: split a large batch over this many threads (``0``: one per core).
 
     The weights are copied: an evaluator is a snapshot; build a new one after they change.

@@ -29,9 +29,10 @@ from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 from tapa_env.selfplay import random_self_play
 
-from ..equity import OUTCOMES
-from ..files import first_line, publish, write_atomically
-from ..tournament import ConfigError, check_output_path
+from ..bots.equity import OUTCOMES
+from ..errors import ConfigError
+from ..evaluation.tournament import check_output_path
+from ..storage.files import first_line, publish, write_atomically
 from . import bot_file
 from .checkpoint import network_of, rules_of, shape_of
 from .export_config import ExportConfig

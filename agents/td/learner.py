@@ -15,7 +15,7 @@ between the predicted outcome probabilities and the target's.
 
 Frames: an afterstate is valued from the side that just moved, and the next afterstate of a
 game is the opponent's. So both ``V(s_{t+1})`` and ``G_{t+1}`` are swapped (win with lose of
-the same size, :func:`agents.equity.swap_sides`) before they serve as ``s_t``'s target. The
+the same size, :func:`agents.bots.equity.swap_sides`) before they serve as ``s_t``'s target. The
 last afterstate's target is the true outcome in its own frame, or, for a game cut off by the
 turn limit, its own prediction (no signal).
 """
@@ -27,7 +27,7 @@ import numpy as np
 
 from tapa_env.layout import ROW_WIDTH
 
-from ..equity import OUTCOMES, SWAP
+from ..bots.equity import OUTCOMES, SWAP
 
 _OUTCOMES = len(OUTCOMES)
 

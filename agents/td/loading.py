@@ -7,20 +7,15 @@ from pathlib import Path
 
 from tapa_env.rules import Rules
 
-from ..files import ZIP_MAGIC, check_trained_rules, read_head
+from ..storage.files import check_trained_rules
 from . import bot_file
+from .format import is_td_checkpoint
 from .player import TDPlayer
 
 
 def recognises(path: Path) -> bool:
-    """Whether ``path`` is a TD bot file or a file ``torch.save`` wrote (a checkpoint, or
-    a file :func:`load` refuses with a message naming what it holds)."""
-    if bot_file.is_bot_file(path):
-        return True
-    try:
-        return Path(path).is_file() and read_head(path) == ZIP_MAGIC
-    except OSError:
-        return False
+    """Whether ``path`` is a TD bot file or a TD checkpoint (told without torch)."""
+    return bot_file.is_bot_file(path) or is_td_checkpoint(path)
 
 
 def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
@@ -29,9 +24,9 @@ def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
 
     A bot file is told by its content (a zip archive with a ``metadata.npy`` entry, or of
     ``.npy`` entries only, as every ``.npz`` file is) or, for a file that cannot be read, by
-    the extension ``.npz``. A bot made for other rules than
-    ``rules`` is refused (:class:`~agents.files.PlayerSpecError`); so is a file that is not a
-    usable bot, with one line naming the file and the problem.
+    the extension ``.npz``. A bot made for other rules than ``rules`` is refused
+    (:class:`~agents.errors.PlayerSpecError`); so is a file that is not a usable bot, with one
+    line naming the file and the problem.
     """
     name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
     if (

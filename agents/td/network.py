@@ -2,7 +2,7 @@
 
 Input: an afterstate encoded by :mod:`tapa_env.encoding` (``raw`` or ``expert``), in the
 frame of the side that has just moved. One or more fully connected hidden layers with one
-activation. Output: one logit per outcome of :data:`agents.equity.OUTCOMES` (win, win
+activation. Output: one logit per outcome of :data:`agents.bots.equity.OUTCOMES` (win, win
 double, draw, lose, lose double); their softmax is the outcome distribution and its
 expectation of the points the equity. Play never runs this module: it reads the weights
 into an :class:`agents.td.evaluator.Evaluator`, which evaluates position rows directly.
@@ -17,7 +17,7 @@ from torch import nn
 
 from tapa_env.encoding import get_encoding
 
-from ..equity import OUTCOMES
+from ..bots.equity import OUTCOMES
 from .evaluator import ACTIVATIONS, Evaluator
 
 INITS = ("torch", "xavier", "small")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tapa_env.outcome import outcomes
+from tapa_env.checks import whole_number
+from tapa_env.results import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..bearoff import race_afterstates, race_equities_after
-from ..equity import equity
-from ..players import Player, best_in_each_turn
-from ..search import REPLIES, ply_equities, top_candidates
+from ..bearoff.database import race_afterstates, race_equities_after
+from ..bots.equity import equity
+from ..bots.players import Player, best_in_each_turn
+from ..bots.search import REPLIES, ply_equities, top_candidates
 from .evaluator import Evaluator
 
 PLIES = (1, 2, 3)
@@ -22,23 +23,17 @@ HINT_CANDIDATES = 3
 shows three)."""
 
 
-def _positive(setting: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{setting} must be a positive integer, got {value!r}")
-    return value
-
-
 class TDPlayer(Player):
     """Plays the afterstate of highest equity under a TD network (:class:`Evaluator`).
 
     With ``ply=1`` every afterstate of every turn of a batch is valued by the network in one
     call. With ``ply=2`` or ``ply=3`` the ``candidates`` best of each turn by one ply are
-    searched one or two rolls deeper (:mod:`agents.search`, valuing every afterstate by
+    searched one or two rolls deeper (:mod:`agents.bots.search`, valuing every afterstate by
     :meth:`equities`); at 3 plies only the best ``replies`` of the opponent's replies to
     each roll, by one ply, are searched at 2 plies. Ties go to the first afterstate in the
     engine's order, so the player is deterministic.
 
-    With ``bearoff`` (the default) a race afterstate (:func:`agents.bearoff.race_positions`
+    With ``bearoff`` (the default) a race afterstate (:func:`agents.bearoff.database.race_positions`
     of the side to roll next) is valued by its exact equity from the bear-off database
     instead of the network, at every ply of the search.
     """
@@ -60,8 +55,8 @@ class TDPlayer(Player):
         self.evaluator = evaluator
         self.name = name
         self.ply = ply
-        self.candidates = _positive("candidates", candidates)
-        self.replies = _positive("replies", replies)
+        self.candidates = whole_number(candidates, "candidates", 1)
+        self.replies = whole_number(replies, "replies", 1)
         self.rules = rules
         self.bearoff = bearoff
 

@@ -1,4 +1,4 @@
-"""The search of :mod:`agents.search` over a TD network, for a whole batch of turns at once.
+"""The search of :mod:`agents.bots.search` over a TD network, for a whole batch of turns at once.
 
 One ply values each afterstate by the network. Two plies look one roll further: for each of
 the best ``candidates`` afterstates by one ply, every one of the 21 distinct rolls of the
@@ -6,7 +6,7 @@ opponent, and the opponent's best reply to each (valued by the network from the 
 side, or exactly where the reply ends the game); a candidate's two-ply equity is minus the
 opponent's expected best equity. Three plies value each reply the opponent considers (the
 best ``replies`` of each roll by one ply) at two plies instead. Candidates that end the game
-are worth their points. The search itself is :mod:`agents.search`, over any valuation; here
+are worth their points. The search itself is :mod:`agents.bots.search`, over any valuation; here
 it values by an :class:`~agents.td.evaluator.Evaluator`.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..search import (
+from ..bots.search import (
     REPLIES,
     ROLL_WEIGHTS,
     ROLLS,
@@ -40,7 +40,7 @@ __all__ = [
 
 
 def network_value(evaluator: Evaluator) -> Value:
-    """The network's equities as a valuation of :mod:`agents.search`."""
+    """The network's equities as a valuation of :mod:`agents.bots.search`."""
     return evaluator_value(evaluator)
 
 

@@ -23,34 +23,21 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import torch
-from tqdm import tqdm
 
 import tapa_env  # noqa: F401  (registers Tapa-v0)
 from tapa_env.encoding import get_encoding
-from tapa_env.rules import Rules
 
-from ..arena import KINDS, UNFINISHED, result_kinds
-from ..bearoff import race_afterstates, race_probabilities_after
-from ..distributed import Ranks
-from ..equity import OUTCOME_POINTS, equity, one_hot_outcomes
-from ..files import remove_leftovers
-from ..loading import load_player
-from ..players import best_in_each_turn
-from ..runs import (
-    ConfigError,
-    Logger,
-    StopRequest,
-    TrainingDiverged,
-    TrainResult,
-    config_dict,
-    evaluate_player,
-    log_evaluation,
-    next_multiple,
-    resumable_training,
-    start_logging,
-    write_evaluations,
-)
-from ..tensors import to_arrays, to_tensors
+from ..bearoff.database import race_afterstates, race_probabilities_after
+from ..bots.equity import OUTCOME_POINTS, equity, one_hot_outcomes
+from ..bots.players import best_in_each_turn
+from ..errors import ConfigError
+from ..evaluation.arena import KINDS, UNFINISHED, result_kinds
+from ..runs.evaluations import Evaluations, summary
+from ..runs.logs import Logger, start_logging
+from ..runs.ranks import Ranks
+from ..runs.settings import TrainingDiverged, TrainResult, config_dict
+from ..runs.skeleton import Run, StopRequest, next_multiple
+from ..storage.tensors import to_arrays, to_tensors
 from . import checkpoint
 from .config import LearnerConfig, TDConfig, check_config, learning_rate
 from .learner import SamplePool, Trajectories, lambda_returns
@@ -78,7 +65,7 @@ def exact_races(
     offsets: np.ndarray | None = None,
 ) -> None:
     """Replace the network's outcome chances ``values`` ``(M, 5)`` of the race afterstates
-    among ``afterstates`` (found by :func:`agents.bearoff.race_afterstates`, from the
+    among ``afterstates`` (found by :func:`agents.bearoff.database.race_afterstates`, from the
     ``positions`` they came from when given) by their exact chances, in place."""
     races = race_afterstates(afterstates, positions, offsets)
     if races.size:
@@ -188,7 +175,7 @@ def _share(state: dict) -> dict:
     return to_arrays({key: state[key] for key in _SHARE})
 
 
-class SelfPlayRun:
+class SelfPlayRun(Run):
     """Everything a training run holds, built from its config; what a checkpoint saves.
 
     The network and its optimizer, the vector env with the games in flight, each game's
@@ -199,14 +186,9 @@ class SelfPlayRun:
     """
 
     def __init__(self, config: TDConfig, run_dir: Path, ranks: Ranks) -> None:
-        self.config = config
+        super().__init__(config, run_dir, checkpoint.KIND)
         self.ranks = ranks
-        self.run_dir = Path(run_dir)
-        self.last_path = self.run_dir / "checkpoints" / "last.pt"
-        self.bot_path = self.run_dir / "checkpoints" / "bot.pt"
-        self.history_path = self.run_dir / "evaluations.jsonl"
         agent = config.agent
-        self.rules = Rules.from_mapping(dict(config.rules))
         self.encoding = get_encoding(agent.encoding)
         self.device = ranks.device if ranks.world > 1 else torch.device(config.device)
         torch.set_num_threads(config.threads)
@@ -240,7 +222,7 @@ class SelfPlayRun:
             next_eval=config.eval_every or config.total_games,
             next_checkpoint=config.checkpoint_every or config.total_games,
         )
-        self.evaluations: list[dict] = []
+        self.saved_evaluations: list[dict] = []  # the checkpoint's
         self.previous_weights: dict | None = None  # the previous evaluation's network
 
     def evaluator(self):
@@ -249,29 +231,23 @@ class SelfPlayRun:
     def start(self) -> tuple[dict, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games.
 
-        Rank 0 removes what a killed run left half-written, reads the checkpoint and hands
-        every rank its share; it rewrites ``evaluations.jsonl`` to the checkpoint's
-        evaluations (none for a fresh start), dropping what a killed run evaluated after
-        it, and ``bot.pt`` when a kill between the two writes of a checkpoint left it
-        behind ``last.pt``. Returns the env's ``infos``, which games restart on the next
-        step, and whether the run resumed.
+        Rank 0 reads the checkpoint (:meth:`Run.saved`), hands every rank its share and
+        puts ``bot.pt`` back in step with it (:meth:`Run.catch_up_bot`). Returns the env's
+        ``infos``, which games restart on the next step, and whether the run resumed.
         """
         content, shared, shares, problem = None, None, None, None
         if self.ranks.main:
-            for path in (self.last_path, self.bot_path, self.history_path):
-                remove_leftovers(path)
-            if self.last_path.exists():
-                try:
-                    content, shared, shares = self._read_checkpoint()
-                except ValueError as error:  # a CheckpointError, or settings that conflict
-                    problem = (type(error), str(error))
+            try:
+                content = self.saved()
+                if content is not None:
+                    shared, shares = self._shares(content)
+            except ValueError as error:  # a CheckpointError, or settings that conflict
+                problem = (type(error), str(error))
         shared, problem = self.ranks.broadcast((shared, problem))
         if problem is not None:
             raise problem[0](problem[1])
-        if self.ranks.main:
-            write_evaluations(self.history_path, shared["evaluations"] if shared else [])
-            if content is not None:
-                self._catch_up_bot(content)  # before torch.set_rng_state: reading draws
+        if content is not None:
+            self.catch_up_bot(content)  # before torch.set_rng_state: reading draws
         if shared is None:
             if self.config.agent.start_from is not None:
                 self.network.load_state_dict(self._starting_weights())
@@ -282,7 +258,7 @@ class SelfPlayRun:
         self.optimizer.load_state_dict(shared["optimizer"])
         torch.set_rng_state(shared["torch_rng"])
         self.counters = Counters(**{k: int(v) for k, v in shared["counters"].items()})
-        self.evaluations = list(shared["evaluations"])
+        self.saved_evaluations = list(shared["evaluations"])
         self.previous_weights = shared["previous"]
         self.rng.bit_generator.state = share["rng"]
         self.trajectories.load_state_dict(share["trajectories"])
@@ -290,10 +266,9 @@ class SelfPlayRun:
         infos = self.env.unwrapped.set_state(share["env"])
         return infos, np.asarray(share["env"]["needs_reset"], dtype=bool), True
 
-    def _read_checkpoint(self) -> tuple[dict, dict, list[dict]]:
-        """The checkpoint, its shared state and each rank's share, checked against this run."""
-        content = checkpoint.read(self.last_path)
-        training = resumable_training(content, self.last_path, self.run_dir, self.config)
+    def _shares(self, content: dict) -> tuple[dict, list[dict]]:
+        """The checkpoint's state that every rank shares, and each rank's own share."""
+        training = content["training"]
         shares = [_share(training), *(_share(s) for s in training.get("other_ranks", []))]
         if len(shares) != self.ranks.world:
             raise ConfigError(
@@ -303,7 +278,7 @@ class SelfPlayRun:
             )
         shared = {key: training[key] for key in _SHARED}
         shared["weights"] = content["weights"]
-        return content, shared, shares
+        return shared, shares
 
     def _starting_weights(self) -> dict:
         """The weights of ``agent.start_from``, a TD checkpoint of this run's network shape or
@@ -322,25 +297,14 @@ class SelfPlayRun:
             "to match it (a single hidden layer may be wider)"
         )
 
-    def _catch_up_bot(self, content: dict) -> None:
-        """Write ``bot.pt`` from the checkpoint ``content`` (``last.pt``'s) when it is
-        missing, unreadable or of fewer games: a kill between the two writes of
-        :meth:`save` leaves it so."""
-        try:
-            games = checkpoint.read(self.bot_path)["games_trained"]
-        except ValueError:  # a CheckpointError: missing, or cut short
-            games = -1
-        if games < content["games_trained"]:
-            checkpoint.save(self.bot_path, checkpoint.slim(content))
-
     def previous_player(self) -> TDPlayer | None:
         if self.previous_weights is None:
             return None
         network = TDNetwork(self.network.shape)
         network.load_state_dict(self.previous_weights)
-        return TDPlayer(network.evaluator(), name="previous")
+        return TDPlayer(network.evaluator(), name="previous", rules=self.rules)
 
-    def save(self) -> None:
+    def checkpoint(self, evaluations: list[dict]) -> None:
         """Write ``last.pt`` (resumable) and ``bot.pt`` (the network alone), atomically.
 
         Every rank takes part (its share is gathered); rank 0 writes."""
@@ -361,14 +325,13 @@ class SelfPlayRun:
             "optimizer": self.optimizer.state_dict(),
             "torch_rng": torch.get_rng_state(),
             "counters": asdict(counters),
-            "evaluations": self.evaluations,
+            "evaluations": evaluations,
             "previous": self.previous_weights,
             **shares[0],
             "other_ranks": shares[1:],
         }
         content["training"] = to_tensors(training)
-        checkpoint.save(self.last_path, content)
-        checkpoint.save(self.bot_path, checkpoint.slim(content))
+        self.save(content)
 
     def check_finite(self, loss: float) -> None:
         finite = math.isfinite(loss) and all(
@@ -394,48 +357,36 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
     :class:`TrainingDiverged` when the loss or the weights stop being finite.
     """
     check_config(config)
-    started = time.perf_counter()
     ranks = Ranks(torch.device(config.device))
     if not ranks.main:
         logger = None  # rank 0 alone logs, evaluates and checkpoints
     run = SelfPlayRun(config, run_dir, ranks)
     infos, resetting, resumed = run.start()
     counters, learner = run.counters, config.learner
+    evaluations = Evaluations(config, run.rules, run.history_path, logger)
+    if ranks.main:
+        evaluations.restart(run.saved_evaluations)
     if resumed and counters.games >= config.total_games:
         run.env.close()
         ranks.close()
-        last = run.evaluations[-1] if run.evaluations else None
-        return TrainResult("complete", counters.games, counters.turns, run.last_path, last, 0.0)
+        return run.result("complete", counters.games, counters.turns, evaluations.last)
     start_logging(logger, config, counters.games if resumed else None)
-    opponents = {name: load_player(name, run.rules) for name in config.eval_opponents}
     previous = run.previous_player()
     evaluator = run.evaluator()
     window = Window()
 
     def evaluate(evaluator, previous: TDPlayer | None) -> TDPlayer:
         """Play the opponents and the previous evaluation's network; log; the next previous."""
-        against = dict(opponents)
-        if previous is not None:
-            against["previous"] = previous
-        player = TDPlayer(evaluator, name="td")
-        result = evaluate_player(player, against, config.eval_games, config.seed, counters.games)
-        run.evaluations.append(result)
-        log_evaluation(logger, run.history_path, run.evaluations)
-        bar.set_postfix_str(_summary(result), refresh=False)
+        more = {} if previous is None else {"previous": previous}
+        player = TDPlayer(evaluator, name="td", rules=run.rules)
+        result = evaluations.run(player, counters.games, more)
+        bar.set_postfix_str(summary(result), refresh=False)
         run.previous_weights = {
             k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
         }
-        return TDPlayer(evaluator, name="previous")
+        return TDPlayer(evaluator, name="previous", rules=run.rules)
 
-    bar = tqdm(
-        total=config.total_games,
-        initial=counters.games,
-        unit="game",
-        desc="self-play",
-        disable=not (config.progress and ranks.main),
-        dynamic_ncols=True,
-        mininterval=1.0,
-    )
+    bar = run.progress(counters.games, "self-play", shown=ranks.main)
     status = "finished"
     steps = unsynced_games = unsynced_turns = 0  # since the ranks last agreed
     with StopRequest() as stop:
@@ -521,25 +472,14 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
             if counters.games >= counters.next_checkpoint or finishing or stopping:
                 every = config.checkpoint_every or config.total_games
                 counters.next_checkpoint = next_multiple(counters.games, every)
-                run.save()
+                run.checkpoint(evaluations.done)
             if stopping:
                 status = "interrupted"
                 break
     bar.close()
     run.env.close()
     ranks.close()
-    last = run.evaluations[-1] if run.evaluations else None
-    seconds = time.perf_counter() - started
-    return TrainResult(status, counters.games, counters.turns, run.last_path, last, seconds)
-
-
-def _summary(result: dict) -> str:
-    parts = [
-        f"{name[:3]} {value['win_rate']:.0%}"
-        for name, value in result.items()
-        if isinstance(value, dict)
-    ]
-    return "eval: " + " ".join(parts)
+    return run.result(status, counters.games, counters.turns, evaluations.last)
 
 
 def _log_window(logger: Logger | None, games: int, window: Window, rate: float) -> None:

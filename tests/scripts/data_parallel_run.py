@@ -1,10 +1,12 @@
 """A short data-parallel training run under torchrun, for tests/test_distributed.py.
 
-    torchrun --standalone --nproc_per_node=2 tests/scripts/data_parallel_run.py RUN_DIR GAMES
+    torchrun --standalone --nproc_per_node=2 tests/scripts/data_parallel_run.py RUN_DIR GAMES [RUNS]
 
 Every rank records a digest of its weights and optimizer state after every update (a round
 of minibatch steps, then the ranks' average) into RUN_DIR/digests-<rank>.json, so the test
-can check that the ranks never drift apart.
+can check that the ranks never drift apart. With RUNS above 1 the process trains that many
+runs one after another (in RUN_DIR/run-1, run-2, ...), as a benchmark's warm-up and timed
+run do, all in the one process group; the digests are those of the last.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from pathlib import Path
 import torch
 
 import agents.td.training as training
-from agents.distributed import Ranks
+from agents.runs.ranks import Ranks
 from agents.td.config import LearnerConfig, TDConfig
 
 
 def main() -> None:
     run_dir, games = Path(sys.argv[1]), int(sys.argv[2])
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     digests = []
     real_average = Ranks.average_update
 
@@ -46,9 +49,14 @@ def main() -> None:
         progress=False,
         learner=LearnerConfig(lr_schedule="constant", batch_size=64, round_samples=512),
     )
-    result = training.train(config, run_dir)
+    statuses = []
+    for number in range(1, runs + 1):
+        digests.clear()
+        result = training.train(config, run_dir if runs == 1 else run_dir / f"run-{number}")
+        statuses.append(result.status)
     rank = os.environ.get("RANK", "0")
     record = {"digests": digests, "games": result.games, "status": result.status}
+    record["statuses"] = statuses
     (run_dir / f"digests-{rank}.json").write_text(json.dumps(record))
 
 

@@ -78,7 +78,7 @@ from tapa_env import (  # noqa: E402
 from tapa_env.checker_moves import CheckerMoves, action_move  # noqa: E402
 from tapa_env.encoding import get_encoding  # noqa: E402
 from tapa_env.layout import flip, initial_rows  # noqa: E402
-from tapa_env.outcome import outcomes  # noqa: E402
+from tapa_env.results import outcomes  # noqa: E402
 from tapa_env.selfplay import random_self_play  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
@@ -408,7 +408,7 @@ def write_jsonl(path: Path, lines: list[dict]) -> None:
 
 def result_lines(positions: list[Position]) -> list[dict]:
     """``outcome(position, rules)`` of each position under every rule set (one batched call
-    of ``outcomes`` a rule set, read as ``tapa_env.outcome`` reads it)."""
+    of ``outcomes`` a rule set, read as ``tapa_env.results`` reads it)."""
     rows = np.stack([p.row for p in positions])
     found = []
     for rules in RULE_SETS:

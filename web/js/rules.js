@@ -1,7 +1,7 @@
 /**
  * The rules of Tapa (docs/rules.md, R1-R12): every legal afterstate of a position and roll,
  * and the outcome of a position. A port of the Python engine (tapa_env/movegen.py and
- * tapa_env/outcome.py) that gives the same afterstates in the same order.
+ * tapa_env/results.py) that gives the same afterstates in the same order.
  *
  * How a turn is searched (as in tapa_env/movegen.py):
  *
@@ -70,7 +70,7 @@ export function checkDice(dice) {
 
 /**
  * `null` while the game goes on, else `{winner, points}` in the position's frame, exactly as
- * Python's `tapa_env.outcome`: `winner` is 1 when the side whose frame it is (for an
+ * Python's `tapa_env.results`: `winner` is 1 when the side whose frame it is (for an
  * afterstate: the side that just moved) has won, -1 when the other side has, 0 for a draw
  * (R10); `points` is 1 (a single game), 2 (a gammon, R8, or a mother pinned, R9) or 0.
  */

@@ -1,5 +1,5 @@
 /**
- * A game or a match between the person ("you") and the bot, as Python's agents/terminal.py
+ * A game or a match between the person ("you") and the bot, as Python's agents/play/terminal.py
  * plays it: who starts (R2), what a finished game is worth (R8, R9, R10) and the match score
  * (R11). No page here, so that the rules of a match read on their own.
  *
@@ -107,7 +107,7 @@ export class Match {
   }
 }
 
-/** A play's text in the other side's numbering (point p is 25 - p), as agents/terminal.py
+/** A play's text in the other side's numbering (point p is 25 - p), as agents/play/terminal.py
  * writes the bot's plays "on your board". */
 export function mirrored(text) {
   return text.replace(/(?<![(\d])(\d+)(?![)\d])/g, (match) => String(25 - Number(match)));

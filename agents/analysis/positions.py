@@ -1,0 +1,392 @@
+"""What every legal play of a roll is worth: one ply, two plies and a rollout, as gnubg shows.
+
+:func:`analyse_position` values every play of ``(position, dice)`` with a trained bot's
+network: at one ply (the network's outcome chances of the afterstate) and at two plies (for
+each of the opponent's 21 rolls, its best reply by the network, the rolls weighted by their
+chances), then rolls out the best ``candidates`` by two plies (:mod:`agents.analysis.rollout`). The
+report lists the plays best first: the rolled-out ones by their rollout equity, the others
+after them by two plies. Equities are expected points for the side to play (-2 to +2), and
+the chances are the five outcomes the network predicts (:mod:`agents.bots.equity`): a single win,
+a double win (a gammon, or the opponent's mother pinned), a draw, a single loss, a double
+loss. A play that ends the game is worth its exact result at every depth.
+
+:func:`check_config` reads ``analyze.py``'s settings
+(:class:`~agents.analysis.config.AnalyzeConfig`), and :func:`format_analysis` prints the report.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from tapa_env.checks import whole_number
+from tapa_env.envs import read_position
+from tapa_env.layout import flip
+from tapa_env.notation import legal_plays
+from tapa_env.position import Position, PositionError
+from tapa_env.results import outcomes
+from tapa_env.rules import Rules
+
+from ..bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
+from ..bots.loading import BUILTIN_NAMES, load_player
+from ..bots.players import Player
+from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value
+from ..errors import PlayerSpecError
+from .config import AnalyzeConfig
+from .rollout import Rollout, evaluator_of, roll_out
+
+HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
+COLUMNS = {
+    "win": "single win, 1 point",
+    "win_double": "double win, 2 points: a gammon or the opponent's mother pinned",
+    "draw": "both mothers pinned, 0 points",
+    "lose": "single loss, -1 point",
+    "lose_double": "double loss, -2 points",
+}
+"""The outcome chances of each play, named as the network's outputs (:data:`OUTCOMES`)."""
+assert tuple(COLUMNS) == OUTCOMES
+
+
+LEGEND = (
+    "Equities: expected points for the side to play (-2 to +2); ±se: the rollout's standard",
+    "error; diff: how far behind the best play. Chances in %, by rollout where there is one,",
+    "else by 2-ply: win and lose single (1 point), win2 and lose2 double (2 points: a gammon",
+    "or a pinned mother), draw (both mothers pinned).",
+)
+"""The lines that explain the table's columns."""
+
+
+DICE = re.compile(r"\s*[\[(]?\s*([1-6])\s*[,\s-]?\s*([1-6])\s*[\])]?\s*")
+"""Two dice as typed: ``6,5``, ``6-5``, ``6 5``, ``65``, ``[6, 5]``."""
+
+
+class AnalyzeError(ValueError):
+    """A setting of ``analyze.py`` that cannot work; the one-line message names it."""
+
+
+@dataclass
+class Analysis:
+    """What :func:`check_config` found: the clean settings and what they name."""
+
+    config: AnalyzeConfig
+    player: Player
+    rules: Rules
+    position: Position | None
+    dice: tuple[int, int] | None
+
+
+# --- settings ----------------------------------------------------------------------------------
+
+
+def parse_dice(text: object) -> tuple[int, int]:
+    """Two dice from ``6,5`` (also ``6-5``, ``65``, ``6 5`` or ``[6, 5]``)."""
+    found = DICE.fullmatch(str(text))
+    if not found:
+        raise AnalyzeError(f"dice must be two dice 1-6 such as dice=6,5, got {text!r}")
+    return int(found.group(1)), int(found.group(2))
+
+
+def resolve_player(spec: object) -> Player:
+    """The trained bot ``spec`` names (a relative path is found beside the repository too,
+    as the shipped bot is from any directory); it must value positions."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AnalyzeError(f"player must be the path of a trained bot, got {spec!r}")
+    name = spec.strip()
+    path = Path(name.split("@")[0]).expanduser()
+    if name not in BUILTIN_NAMES and not path.is_absolute() and not path.exists():
+        if (HERE / path).exists():
+            name = str(HERE / name)
+    try:
+        player = load_player(name)
+    except PlayerSpecError as error:
+        raise AnalyzeError(f"player={spec}: {error}") from None
+    if evaluator_of(player) is None:
+        raise AnalyzeError(
+            f"player={spec} does not value positions: analysis needs a trained TD bot (a "
+            "checkpoint or bot file, such as checkpoints/tapa-td.pt)"
+        )
+    return player
+
+
+def check_config(config: AnalyzeConfig) -> Analysis:
+    """The settings checked before any work; raises :class:`AnalyzeError` naming the first
+    that cannot work. The analysis plays by the bot's rules (:attr:`Analysis.rules`)."""
+    game = config.game
+    if game is not None and (not isinstance(game, str) or not game.strip()):
+        raise AnalyzeError(f"game must be the path of a game record, got {game!r}")
+    if game is not None and (config.position is not None or config.dice is not None):
+        raise AnalyzeError("give either game=FILE or position= and dice=, not both")
+    if game is not None and not Path(game.strip()).expanduser().is_file():
+        raise AnalyzeError(f"game={game}: no such file")
+    if game is None and (config.position is None or config.dice is None):
+        missing = "position" if config.position is None else "dice"
+        raise AnalyzeError(
+            f"{missing} is missing: analyse a position with position=KEY_OR_JSON dice=6,5, "
+            "or a game with game=FILE"
+        )
+    trials = whole_number(config.trials, "trials", 0, error=AnalyzeError)
+    candidates = whole_number(config.candidates, "candidates", 0, error=AnalyzeError)
+    truncate = (
+        None
+        if config.truncate is None
+        else whole_number(config.truncate, "truncate", 0, error=AnalyzeError)
+    )
+    seed = whole_number(config.seed, "seed", 0, below=2**63, error=AnalyzeError)
+    workers = whole_number(config.workers, "workers", 0, error=AnalyzeError)
+    ply = whole_number(config.ply, "ply", 1, error=AnalyzeError)
+    if ply not in (1, 2):
+        raise AnalyzeError(f"ply must be 1 or 2, got {ply}")
+    if not isinstance(config.rollout, bool):
+        raise AnalyzeError(f"rollout must be true or false, got {config.rollout!r}")
+    out = config.out
+    if out is not None and (not isinstance(out, str) or not out.strip()):
+        raise AnalyzeError(f"out must be the path of a file, or null, got {out!r}")
+    player = resolve_player(config.player)
+    rules = player.rules
+    position = dice = None
+    if game is None:
+        try:
+            position = read_position(config.position)
+        except PositionError as error:
+            raise AnalyzeError(f"position={config.position}: {error}") from None
+        dice = parse_dice(config.dice)
+    checked = replace(
+        config,
+        game=None if game is None else game.strip(),
+        player=config.player.strip(),
+        trials=trials,
+        candidates=candidates,
+        truncate=truncate,
+        seed=seed,
+        workers=workers,
+        ply=ply,
+        out=None if out is None else os.path.expanduser(out),
+    )
+    return Analysis(checked, player, rules, position, dice)
+
+
+# --- the plays' values -------------------------------------------------------------------------
+
+
+def one_ply_chances(
+    evaluator, position: Position, afterstates: np.ndarray, rules: Rules
+) -> np.ndarray:
+    """``(n, 5)`` float64 outcome chances of each afterstate of ``position`` by the network,
+    from the side that played it; exact for a play that ends the game."""
+    offsets = np.array([0, len(afterstates)], dtype=np.int64)
+    chances = evaluator.probabilities(afterstates, position.row[None, :], offsets, check=False)
+    chances = chances.astype(np.float64)
+    ended, points = outcomes(afterstates, rules=rules, check=False)
+    chances[ended] = one_hot_outcomes(points[ended])
+    return chances
+
+
+def two_ply_chances(evaluator, afterstates: np.ndarray, rules: Rules) -> np.ndarray:
+    """``(n, 5)`` float64 two-ply outcome chances of each afterstate, from the side that
+    played it: for each of the opponent's 21 rolls its best reply by the network's equity
+    (exact where the reply ends the game; :func:`agents.bots.search.best_afterstates`), that
+    reply's chances read from our side and weighted by the roll's chance. Their equity is
+    the two-ply equity of :func:`agents.bots.search.ply_equities`."""
+    afterstates = np.ascontiguousarray(afterstates, dtype=np.int8)
+    chances = np.zeros((len(afterstates), len(OUTCOMES)), dtype=np.float64)
+    ended, points = outcomes(afterstates, rules=rules, check=False)
+    chances[ended] = one_hot_outcomes(points[ended])
+    going = np.flatnonzero(~ended)
+    if going.size == 0:
+        return chances
+    opponent = flip(afterstates[going])
+    best, _ = best_afterstates(evaluator_value(evaluator), opponent, rules)
+    best = best.reshape(-1, afterstates.shape[1])
+    reply = evaluator.probabilities(best, check=False).astype(np.float64)
+    done, reply_points = outcomes(best, rules=rules, check=False)
+    reply[done] = one_hot_outcomes(reply_points[done])
+    ours = reply[:, SWAP].reshape(len(going), len(ROLLS), len(OUTCOMES))
+    chances[going] = (ours * ROLL_WEIGHTS[None, :, None]).sum(axis=1)
+    return chances
+
+
+def _chances(values: np.ndarray) -> dict:
+    """One play's outcome chances and equity, as the report holds them."""
+    entry = {"equity": float(values @ OUTCOME_POINTS.astype(np.float64))}
+    entry.update({name: float(value) for name, value in zip(OUTCOMES, values)})
+    return entry
+
+
+@dataclass
+class PlayValues:
+    """The legal plays of one roll and their values by the network, before any rollout.
+
+    Attributes:
+        position, dice: the turn.
+        plays: every legal play (:func:`tapa_env.legal_plays`, the engine's order).
+        rows: ``(n, ROW_WIDTH)`` int8, their afterstates.
+        one_ply, two_ply: ``(n, 5)`` float64 outcome chances by one and two plies.
+        rolled: indices of the plays to roll out, the best by two plies first.
+    """
+
+    position: Position
+    dice: tuple[int, int]
+    plays: list
+    rows: np.ndarray
+    one_ply: np.ndarray
+    two_ply: np.ndarray
+    rolled: np.ndarray
+
+
+def value_plays(
+    player: Player,
+    position: Position,
+    dice: tuple[int, int],
+    rules: Rules,
+    candidates: int = 10,
+    trials: int = 1296,
+) -> PlayValues:
+    """Every legal play of ``dice`` in ``position`` valued by ``player``'s network at one
+    and two plies, and the best ``candidates`` by two plies (all with ``0``; none with
+    ``trials=0``) chosen to be rolled out."""
+    evaluator = evaluator_of(player)
+    plays = legal_plays(position, dice, rules=rules)
+    rows = np.stack([play.afterstate.row for play in plays])
+    two = two_ply_chances(evaluator, rows, rules)
+    by_two = np.argsort(-(two @ OUTCOME_POINTS.astype(np.float64)), kind="stable")
+    rolled = by_two[:candidates] if candidates else by_two
+    return PlayValues(
+        position=position,
+        dice=dice,
+        plays=plays,
+        rows=rows,
+        one_ply=one_ply_chances(evaluator, position, rows, rules),
+        two_ply=two,
+        rolled=rolled if trials else rolled[:0],
+    )
+
+
+def make_report(
+    values: PlayValues, player: str, rules: Rules, rollout: Rollout | None, trials: int
+) -> dict:
+    """The JSON-able report of one roll: ``plays`` best first, each with ``play``
+    (notation), ``afterstate`` (its key), ``one_ply``, ``two_ply`` and ``rollout`` (``null``
+    for a play not rolled out): its ``equity`` and the chances of :data:`COLUMNS`, the
+    rollout's with its ``stderr``. ``rollout`` holds the results of ``values.rolled`` in
+    their order."""
+    entries = [
+        {
+            "play": play.text,
+            "afterstate": play.afterstate.key,
+            "one_ply": _chances(values.one_ply[index]),
+            "two_ply": _chances(values.two_ply[index]),
+            "rollout": None,
+        }
+        for index, play in enumerate(values.plays)
+    ]
+    if rollout is not None:
+        for k, index in enumerate(values.rolled):
+            entry = _chances(rollout.outcomes[k])
+            entry["stderr"] = float(rollout.stderr[k])
+            entries[index]["rollout"] = entry
+    two_equity = values.two_ply @ OUTCOME_POINTS.astype(np.float64)
+    order = sorted(
+        range(len(entries)),
+        key=lambda i: (
+            entries[i]["rollout"] is None,
+            -(entries[i]["rollout"] or entries[i]["two_ply"])["equity"],
+            -two_equity[i],
+            i,
+        ),
+    )
+    return {
+        "position": values.position.key,
+        "dice": list(values.dice),
+        "player": player,
+        "rules": dict(vars(rules)),
+        "rollout": {
+            "trials": trials,
+            "plays": int(values.rolled.size),
+            "truncate": None if rollout is None else rollout.truncate,
+            "seed": None if rollout is None else rollout.seed,
+        },
+        "columns": {"equity": "expected points for the side to play, -2 to +2", **COLUMNS},
+        "plays": [entries[i] for i in order],
+    }
+
+
+def analyse_position(
+    player: Player,
+    position: Position,
+    dice: tuple[int, int],
+    rules: Rules,
+    trials: int = 1296,
+    candidates: int = 10,
+    seed: int = 0,
+    truncate: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    rollout_started: Callable[[int], None] | None = None,
+) -> dict:
+    """Every legal play of ``dice`` in ``position`` valued by ``player``'s network at one
+    and two plies, and the best ``candidates`` by two plies (all with ``0``) rolled out
+    ``trials`` times each by ``player`` (none with ``trials=0``): :func:`make_report`.
+
+    ``rollout_started`` is called with the number of rollout games before they start, and
+    ``progress`` with the number finished as they finish. ``exact_races`` in the report says
+    whether the player values races by the bear-off database (at every ply and in the
+    rollout: a trial ends at a race with its exact chances).
+    """
+    values = value_plays(player, position, dice, rules, candidates, trials)
+    result = None
+    if values.rolled.size:
+        if rollout_started is not None:
+            rollout_started(len(values.rolled) * trials)
+        rows = values.rows[values.rolled]
+        result = roll_out(player, rows, trials, seed, truncate, rules, workers, progress)
+    report = make_report(values, getattr(player, "name", str(player)), rules, result, trials)
+    report["exact_races"] = bool(getattr(player, "bearoff", False))
+    return report
+
+
+def format_analysis(report: dict) -> str:
+    """The report as a table, best play first (see the legend it ends with)."""
+    dice = "-".join(map(str, report["dice"]))
+    rollout = report["rollout"]
+    lines = [f"Position {report['position']}, {dice} to play; player {report['player']}."]
+    if rollout["plays"]:
+        length = (
+            "full games"
+            if rollout["truncate"] is None
+            else f"truncated at {rollout['truncate']} turns"
+        )
+        if report.get("exact_races"):
+            length += "; races valued exactly by the bear-off database"
+        lines.append(
+            f"Rollout: {rollout['trials']} trials of each of the {rollout['plays']} best plays "
+            f"by 2-ply ({length}, seed {rollout['seed']})."
+        )
+    else:
+        lines.append("No rollout (trials=0): equities and chances by 2-ply.")
+    width = max(4, *(len(entry["play"]) for entry in report["plays"]))
+    header = (
+        f"{'#':>3}  {'play':<{width}} {'1-ply':>7} {'2-ply':>7} {'rollout':>7} {'±se':>6} "
+        f"{'diff':>7} {'win':>6} {'win2':>6} {'draw':>6} {'lose':>6} {'lose2':>6}"
+    )
+    lines += ["", header, "-" * len(header)]
+    best = report["plays"][0]
+    top = (best["rollout"] or best["two_ply"])["equity"]
+    for rank, entry in enumerate(report["plays"], start=1):
+        rolled = entry["rollout"]
+        shown = rolled or entry["two_ply"]
+        figures = (
+            f"{rolled['equity']:>+7.3f} {rolled['stderr']:>6.3f}" if rolled else f"{'-':>7} {'':>6}"
+        )
+        chances = " ".join(f"{100 * shown[name]:>6.1f}" for name in OUTCOMES)
+        lines.append(
+            f"{rank:>3}  {entry['play']:<{width}} {entry['one_ply']['equity']:>+7.3f} "
+            f"{entry['two_ply']['equity']:>+7.3f} {figures} {shown['equity'] - top:>+7.3f} "
+            f"{chances}"
+        )
+    lines += ["", *LEGEND]
+    return "\n".join(lines)

@@ -1,0 +1,205 @@
+"""What every player offers: ``choose`` for one position, ``choose_batch`` for many at once,
+and ``values``, what it thinks of each play (for hints)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from tapa_env import Position, legal_afterstates
+from tapa_env.rules import DEFAULT_RULES, Rules
+
+Values = tuple[np.ndarray, str, str]
+"""What :meth:`Player.values` returns: ``(values, what, fmt)``."""
+
+
+class Player:
+    """A player picks one afterstate per turn.
+
+    A subclass implements one of two methods, and the base class builds the other on it:
+
+    * :meth:`choose` ``(position, dice) -> Position``, one turn at a time: returns one of
+      ``legal_afterstates(position, dice)`` (docs/formats.md). The simplest player to write.
+    * :meth:`choose_batch`, which sees the afterstates of many turns at once (rows in the
+      frame of the side that moves, as :func:`tapa_env.generate_afterstates` returns them)
+      and picks one per turn: what the arena calls, and what fast players implement.
+
+    A player may also say how it values the plays of a turn (:meth:`values`), which
+    ``play.py``'s ``hint`` shows.
+    """
+
+    name = "player"
+    deterministic = True
+    numpy_only = False
+    """Whether the player chooses with numpy and compiled kernels alone (no torch): its worker
+    processes may then start by fork (:func:`agents.evaluation.workers.start_context`)."""
+
+    @staticmethod
+    def implements_choice(kind: type) -> bool:
+        """Whether the class ``kind`` implements :meth:`choose` or :meth:`choose_batch`."""
+        return kind.choose is not Player.choose or kind.choose_batch is not Player.choose_batch
+
+    def _neither(self) -> NotImplementedError:
+        return NotImplementedError(
+            f"{type(self).__name__} implements neither choose(position, dice) nor "
+            "choose_batch(positions, dice, afterstates, offsets, rng); a Player subclass "
+            "implements one of them"
+        )
+
+    def choose_batch(
+        self,
+        positions: np.ndarray,
+        dice: np.ndarray,
+        afterstates: np.ndarray,
+        offsets: np.ndarray,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        """Pick an afterstate for every turn.
+
+        Args:
+            positions: ``(B, ROW_WIDTH)`` int8, each turn's position, mover's frame.
+            dice: ``(B, 2)`` int64, each turn's roll.
+            afterstates: ``(M, ROW_WIDTH)`` int8, every legal afterstate of every turn, in
+                the engine's order (``legal_afterstates(position, dice)``'s order).
+            offsets: ``(B + 1,)`` int64; turn ``i`` owns ``afterstates[offsets[i]:offsets[i+1]]``.
+            rng: randomness for players that need it.
+
+        Returns:
+            ``(B,)`` int64: for each turn, an index into its own slice.
+
+        The base class asks :meth:`choose` turn by turn, ``choose(Position(row), (d1, d2))``,
+        and finds the returned afterstate among the turn's; a position that is not one of
+        them raises ``ValueError`` naming the position's key and the dice.
+        """
+        if type(self).choose is Player.choose:
+            raise self._neither()
+        choices = np.empty(len(positions), dtype=np.int64)
+        for turn, (row, roll) in enumerate(zip(positions, dice)):
+            position = Position(row)
+            rolled = (int(roll[0]), int(roll[1]))
+            chosen = self.choose(position, rolled)
+            mine = afterstates[offsets[turn] : offsets[turn + 1]]
+            found = None
+            if isinstance(chosen, Position):
+                found = np.flatnonzero((mine == chosen.row).all(axis=1))
+            if found is None or not found.size:
+                got = chosen.key if isinstance(chosen, Position) else repr(chosen)
+                raise ValueError(
+                    f"{self.name}: choose({position.key!r}, {rolled}) returned {got}, which is "
+                    "not one of legal_afterstates(position, dice)"
+                )
+            choices[turn] = found[0]
+        return choices
+
+    def choose(
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        rng: np.random.Generator | None = None,
+        rules: Rules = DEFAULT_RULES,
+    ) -> Position:
+        """One of ``legal_afterstates(position, dice)`` (docs/formats.md).
+
+        The base class asks :meth:`choose_batch` with one turn. A player that needs
+        randomness draws from ``rng``, or without one from its own generator (seeded 0 when
+        first needed), so that a run can be repeated.
+        """
+        if type(self).choose_batch is Player.choose_batch:
+            raise self._neither()
+        return choose_one(self, position, dice, rng, rules)
+
+    def values(
+        self, position: Position, dice: tuple[int, int], afterstates: np.ndarray
+    ) -> Values | None:
+        """What this player thinks of each play of one turn, or ``None`` (the default) when
+        it has no opinion (a random player, or one that does not say).
+
+        Args:
+            position: the turn's position, mover's frame.
+            dice: the turn's roll.
+            afterstates: ``(n, ROW_WIDTH)`` int8, the afterstates to value, mover's frame.
+
+        Returns:
+            ``(values, what, fmt)``: ``(n,)`` float64 values, higher is better for the
+            mover (``-inf`` for plays it did not value); ``what`` says in a few words what
+            they are (``"equity: expected points for you, -2 to +2"``); ``fmt`` is the
+            format spec to print one (``"+.3f"``).
+        """
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def choose_one(
+    player: Player,
+    position: Position,
+    dice: tuple[int, int],
+    rng: np.random.Generator | None = None,
+    rules: Rules = DEFAULT_RULES,
+) -> Position:
+    """``player``'s play of one turn, one of ``legal_afterstates(position, dice, rules)``,
+    asked through :meth:`Player.choose_batch`, which every player has (whichever of the two
+    methods it implements). Without ``rng``, the player's own generator (seeded 0 when
+    first needed) serves, so that a run can be repeated.
+    """
+    afterstates = legal_afterstates(position, dice, rules=rules)
+    rows = np.stack([a.row for a in afterstates])
+    offsets = np.array([0, len(rows)], dtype=np.int64)
+    if rng is None:
+        if not hasattr(player, "_rng"):
+            player._rng = np.random.default_rng(0)
+        rng = player._rng
+    rolled = np.array([dice], dtype=np.int64)
+    index = int(player.choose_batch(position.row[None, :], rolled, rows, offsets, rng)[0])
+    return afterstates[index]
+
+
+class ChoosingPlayer(Player):
+    """Any object with ``choose(position, dice)`` as a :class:`Player`: what
+    :func:`agents.load_player` makes of a ``module:Class`` that is not a Player. ``rules``
+    are the rules it was made for (passed to its constructor when it takes them).
+    """
+
+    def __init__(self, chooser: Any, name: str, rules: Rules = DEFAULT_RULES) -> None:
+        self.chooser = chooser
+        self.name = name
+        self.rules = rules
+
+    def choose(self, position, dice, rng=None, rules=None):
+        return self.chooser.choose(position, dice)
+
+
+def best_in_each_turn(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """For each turn's slice of ``scores``, the index (within the slice) of its highest score.
+
+    Ties go to the first afterstate in the engine's order, so the choice is deterministic.
+    Every slice must be non-empty (a turn always has at least one afterstate).
+    """
+    return _best_in_each_turn(np.asarray(scores), np.asarray(offsets, dtype=np.int64))
+
+
+@nb.njit(cache=True, nogil=True)
+def _best_in_each_turn(scores, offsets):
+    best = np.zeros(offsets.shape[0] - 1, dtype=np.int64)
+    for turn in range(best.shape[0]):
+        first = offsets[turn]
+        top = scores[first]
+        for index in range(first + 1, offsets[turn + 1]):
+            if scores[index] > top:
+                top = scores[index]
+                best[turn] = index - first
+    return best
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal play."""
+
+    name = "random"
+    deterministic = False
+
+    def choose_batch(self, positions, dice, afterstates, offsets, rng):
+        counts = np.diff(offsets)
+        return (rng.random(len(counts)) * counts).astype(np.int64)

@@ -1,0 +1,424 @@
+"""A round robin between players: every pairing through the arena, a table, ratings, JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import multiprocessing
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from tapa_env.checks import whole_number
+from tapa_env.rules import Rules
+
+from ..bots.loading import load_player
+from ..errors import ConfigError, PlayerSpecError
+from .arena import GameResults, play_games
+from .luck import DEFAULT_REFERENCE, load_reference
+from .stats import fit_ratings, summarize
+from .tournament_records import TurnLog, save_arena_records
+from .workers import play_in_workers
+
+CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
+STREAMS_PER_PAIRING = 1 << 32
+
+
+@dataclass
+class TournamentConfig:
+    """Every knob of ``evaluate.py``; ``python evaluate.py --help`` prints them."""
+
+    players: list[str] = field(
+        default_factory=lambda: ["offensive", "defensive", "adaptive", "random"]
+    )
+    """Players by name (random, offensive, defensive, adaptive), checkpoint/bot file path, or
+    module:Class."""
+    games: int = 2000
+    """Games per pairing (matches when match_points is set); even with duplicate dice."""
+    seed: int = 0
+    """Seed of the dice and of random players; the same seed gives the same results."""
+    duplicate: bool = True
+    """Play every dice sequence twice with the sides swapped (much smaller error bars)."""
+    match_points: int | None = None
+    """Play matches to this many points (R11) instead of single games; null for games."""
+    max_turns: int = 1000
+    """A game still going after this many turns stops unfinished and scores 0."""
+    workers: int = 0
+    """Worker processes; 0 means one per core. Results do not depend on it."""
+    batch: int = 1024
+    """Games stepped together in one engine call, per worker."""
+    out: str | None = None
+    """Also write results.json to this path."""
+    rules: dict = field(default_factory=lambda: dict(vars(Rules())))
+    """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
+    record_games: str | None = None
+    """Save every game (every match) as a game record under this directory; null: none."""
+    variance_reduction: bool = False
+    """Also report the luck-adjusted points per game (agents/evaluation/luck.py): each game's
+    points less each side's luck, as the reference values it; the same mean, a narrower
+    interval."""
+    reference: str = DEFAULT_REFERENCE
+    """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
+
+
+def rules_of(config: TournamentConfig) -> Rules:
+    """The rules a (checked) tournament plays under."""
+    return Rules.from_mapping(dict(config.rules))
+
+
+def check_config(config: TournamentConfig) -> TournamentConfig:
+    """``config`` checked setting by setting, before any game: a copy with clean values.
+
+    Player names lose leading and trailing spaces (the copy holds the stripped names, which
+    the results then show). A name with ``*`` or ``?`` is a file pattern that stands for
+    every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
+    of a sweep); a ``@2ply`` or ``@3ply`` suffix (and ``@nobearoff``) applies to each.
+
+    Raises :class:`ConfigError` naming the first setting that cannot work, and
+    :class:`~agents.bots.loading.PlayerSpecError` for a player name or file that names no
+    player; both are ``ValueError``.
+    """
+    players = config.players
+    if isinstance(players, str | bytes) or not isinstance(players, Sequence):
+        raise ConfigError(f"players must be a list of player names or paths, got {players!r}")
+    for position, spec in enumerate(players, start=1):
+        if not isinstance(spec, str):
+            raise ConfigError(f"players: player {position} must be a name or a path, got {spec!r}")
+    names = []
+    for spec in players:
+        names += _expand(spec.strip())
+    if len(names) < 2:
+        raise ConfigError(f"players needs at least two players, got {names}")
+    for position, name in enumerate(names, start=1):
+        if not name:
+            raise ConfigError(f"players: player {position} is an empty name")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(f"players lists {', '.join(map(repr, twice))} more than once")
+    games = whole_number(config.games, "games", 1, error=ConfigError)
+    seed = whole_number(config.seed, "seed", 0, below=2**64, error=ConfigError)
+    if not isinstance(config.duplicate, bool):
+        raise ConfigError(f"duplicate must be true or false, got {config.duplicate!r}")
+    if config.duplicate and games % 2:
+        raise ConfigError(
+            f"games={games}: duplicate dice play games in pairs, so games must be even "
+            "(or set duplicate=false)"
+        )
+    match_points = (
+        None
+        if config.match_points is None
+        else whole_number(config.match_points, "match_points", 1, error=ConfigError)
+    )
+    max_turns = whole_number(config.max_turns, "max_turns", 1, error=ConfigError)
+    workers = whole_number(config.workers, "workers", 0, error=ConfigError)
+    batch = whole_number(config.batch, "batch", 1, error=ConfigError)
+    out = config.out
+    if out is not None and (not isinstance(out, str | os.PathLike) or not str(out).strip()):
+        raise ConfigError(f"out must be the path of a file, or null, got {out!r}")
+    record_games = config.record_games
+    if record_games is not None and (
+        not isinstance(record_games, str | os.PathLike) or not str(record_games).strip()
+    ):
+        raise ConfigError(f"record_games must be a directory, or null, got {record_games!r}")
+    if not isinstance(config.rules, Mapping):
+        raise ConfigError(
+            f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
+        )
+    try:
+        rules = Rules.from_mapping(dict(config.rules))
+    except ValueError as error:
+        raise ConfigError(f"rules: {error}") from None
+    if not isinstance(config.variance_reduction, bool):
+        raise ConfigError(
+            f"variance_reduction must be true or false, got {config.variance_reduction!r}"
+        )
+    reference = config.reference
+    if not isinstance(reference, str | os.PathLike) or not str(reference).strip():
+        raise ConfigError(f"reference must be the path of a trained TD bot, got {reference!r}")
+    reference = str(reference).strip()
+    if config.variance_reduction:
+        try:
+            load_reference(reference, rules)
+        except PlayerSpecError as error:
+            raise ConfigError(f"reference: {error}") from None
+    for name in names:
+        load_player(name, rules)  # a bad name or file, or other rules, fail here, before any game
+    return replace(
+        config,
+        players=names,
+        games=games,
+        seed=seed,
+        match_points=match_points,
+        max_turns=max_turns,
+        workers=workers,
+        batch=batch,
+        out=None if out is None else str(out),
+        rules=dict(vars(rules)),
+        record_games=None if record_games is None else str(record_games),
+        reference=reference,
+    )
+
+
+def _expand(name: str) -> list[str]:
+    """The files a player pattern matches (a name without ``*`` or ``?`` as it is)."""
+    if "*" not in name and "?" not in name:
+        return [name]
+    found = re.fullmatch(r"(.+?)((?:@\d+ply)?(?:@nobearoff)?)", name)
+    pattern, suffix = found.group(1), found.group(2)
+    matches = sorted(glob.glob(os.path.expanduser(pattern), recursive=True))
+    if not matches:
+        raise ConfigError(f"players: the pattern {pattern!r} matches no file")
+    return [match + suffix for match in matches]
+
+
+def check_output_path(path: str | os.PathLike, label: str | None = None) -> Path:
+    """Make sure results can be written to ``path`` before any game; the path, ``~`` expanded.
+
+    Raises :class:`ConfigError`, its message starting with ``label`` (default: the path),
+    when ``path`` is a directory or not a regular file, lies under a file, or cannot be
+    created or written. Creates missing parent directories. An existing file keeps its
+    content (it is opened to append, and nothing written); a file this check creates is
+    removed again.
+    """
+    path = Path(path).expanduser()
+    label = label or str(path)
+    if path.is_dir():
+        raise ConfigError(
+            f"{label} is a directory: give the path of a file, such as {path / 'results.json'}"
+        )
+    if path.exists() and not path.is_file():
+        raise ConfigError(f"{label} is not a regular file")
+    missing = []
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ConfigError(f"{label}: {parent} is not a directory")
+    existed = path.exists()
+    try:
+        for directory in reversed(missing):
+            step = f"cannot create the directory {directory}"
+            directory.mkdir()
+        step = "cannot be written"
+        with path.open("a"):
+            pass
+    except OSError as error:
+        for directory in missing:  # the deepest first; only those this check made
+            with contextlib.suppress(OSError):
+                directory.rmdir()
+        raise ConfigError(f"{label}: {step} ({error.strerror or error})") from error
+    if not existed:
+        path.unlink()
+    return path
+
+
+def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
+    """(pairing, first unit, units) work items; their split never depends on the workers."""
+    per_unit = 2 if config.duplicate else 1
+    units = config.games // per_unit
+    pairings = len(config.players) * (len(config.players) - 1) // 2
+    return [
+        (pairing, first, min(CHUNK_UNITS, units - first))
+        for pairing in range(pairings)
+        for first in range(0, units, CHUNK_UNITS)
+    ]
+
+
+def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) -> GameResults:
+    names = list(itertools.combinations(config.players, 2))[pairing]
+    rules = rules_of(config)
+    players = (load_player(names[0], rules), load_player(names[1], rules))
+    reference = load_reference(config.reference, rules) if config.variance_reduction else None
+    per_unit = 2 if config.duplicate else 1
+    log = TurnLog() if config.record_games else None
+    results = play_games(
+        players,
+        units * per_unit,
+        seed=config.seed,
+        duplicate=config.duplicate,
+        match_points=config.match_points,
+        max_turns=config.max_turns,
+        batch=config.batch,
+        rules=rules,
+        first_stream=pairing * STREAMS_PER_PAIRING + first,
+        record=log,
+        reference=reference,
+    )
+    if log is not None:
+        source = f"evaluate.py seed={config.seed}"
+        save_arena_records(
+            config.record_games, pairing, names, log, results, rules, first * per_unit, source
+        )
+    results.unit = results.unit + first
+    results.series = results.series + first * per_unit
+    return results
+
+
+def _merge(parts: list[GameResults]) -> GameResults:
+    scores = [p.match_score for p in parts if p.match_score is not None]
+    lucks = [p.luck for p in parts if p.luck is not None]
+    return GameResults(
+        points=np.concatenate([p.points for p in parts]),
+        kind=np.concatenate([p.kind for p in parts]),
+        turns=np.concatenate([p.turns for p in parts]),
+        starter=np.concatenate([p.starter for p in parts]),
+        unit=np.concatenate([p.unit for p in parts]),
+        series=np.concatenate([p.series for p in parts]),
+        match_points=parts[0].match_points,
+        match_score=np.concatenate(scores) if scores else None,
+        luck=np.concatenate(lucks) if lucks else None,
+    )
+
+
+def round_robin(
+    config: TournamentConfig,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> dict:
+    """Play every pairing of ``config.players``; the results.json of docs/formats.md.
+
+    ``progress`` is called with the number of games (or matches) each finished chunk played:
+    finished games only, each once. When a worker process is lost, the chunks it and the
+    other workers were playing are played again in a fresh pool (their dice are the same),
+    so the results are those of an undisturbed run; ``notice`` (default: stderr) gets one
+    line saying so. Raises :class:`~agents.evaluation.workers.WorkerDied` with one line naming the
+    pairing and the games when one chunk's worker dies again and again.
+
+    Checks ``config`` first (:func:`check_config`); the results hold its clean copy.
+    """
+    config = check_config(config)
+    chunks = _chunks(config)
+    workers = config.workers or len(os.sched_getaffinity(0))
+    per_unit = 2 if config.duplicate else 1
+    if workers == 1:
+        parts = []
+        for chunk in chunks:
+            parts.append(_play_chunk(config, *chunk))
+            if progress is not None:
+                progress(chunk[2] * per_unit)
+    else:
+
+        def finished(index: int) -> None:
+            if progress is not None:
+                progress(chunks[index][2] * per_unit)
+
+        def lost(indices: list[int], cause: str) -> None:
+            (notice or _to_stderr)(_lost_line(config, [chunks[i] for i in indices], cause))
+
+        parts = play_in_workers(
+            _play_chunk,
+            [(config, *chunk) for chunk in chunks],
+            workers,
+            multiprocessing.get_context("spawn"),
+            describe=lambda index: _describe(config, chunks[index]),
+            finished=finished,
+            lost=lost,
+        )
+    pairings = []
+    for pairing, names in enumerate(itertools.combinations(config.players, 2)):
+        mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]
+        pairings.append(summarize(names, _merge(mine)))
+    return {
+        "pairings": pairings,
+        "ratings": fit_ratings(list(config.players), pairings),
+        "config": asdict(config),
+    }
+
+
+def _describe(config: TournamentConfig, chunk: tuple[int, int, int]) -> str:
+    """A chunk for the user: its pairing and its games (``offensive vs random, games 257-512``)."""
+    pairing, first, units = chunk
+    names = list(itertools.combinations(config.players, 2))[pairing]
+    per_unit = 2 if config.duplicate else 1
+    span = f"{first * per_unit + 1}-{(first + units) * per_unit}"
+    return f"{names[0]} vs {names[1]}, {_played(config)} {span}"
+
+
+def _lost_line(config: TournamentConfig, chunks: list[tuple[int, int, int]], cause: str) -> str:
+    """What a lost worker cost: the games in play, which are played again."""
+    games = sum(units for _, _, units in chunks) * (2 if config.duplicate else 1)
+    if not games:
+        return f"a worker process was lost ({cause}) before it began a game; going on in a new pool"
+    return (
+        f"a worker process was lost ({cause}); the {games} {_played(config)} in play are "
+        "played again in a new pool, with the same dice"
+    )
+
+
+def _played(config: TournamentConfig) -> str:
+    return "matches" if config.match_points else "games"
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
+
+
+def _narrower(plain: list[float], adjusted: list[float]) -> str:
+    """How many times narrower the adjusted interval is than the plain one (``2.4x narrower``)."""
+    width = adjusted[1] - adjusted[0]
+    if width <= 0:
+        return ""
+    return f"{(plain[1] - plain[0]) / width:.1f}x narrower"
+
+
+def format_table(results: dict) -> str:
+    """The round robin as text: one row per pairing, then the ratings.
+
+    With variance reduction each pairing's row is followed by its luck-adjusted points per
+    game, their interval, and how many times narrower that is than the plain one.
+
+    The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
+    needs it, so that the figures stay in line."""
+    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
+    width = max([34, *map(len, labels)])
+    header = (
+        f"{'pairing':<{width}} {'games':>6} {'ppg':>7} {'95% CI':>17} {'win':>6} "
+        f"{'single':>7} {'gammon':>7} {'mother':>7} {'draw':>6}"
+    )
+    lines = [header, "-" * len(header)]
+    for label, p in zip(labels, results["pairings"]):
+        low, high = p["ppg_ci95"]
+        rates = p["rates"]
+        lines.append(
+            f"{label:<{width}} {p['games']:>6} "
+            f"{p['ppg']:>+7.3f} [{low:>+7.3f},{high:>+7.3f}] {p['win_rate']:>6.1%} "
+            f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
+            f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
+        )
+        if "luck_adjusted" in p:
+            adjusted = p["luck_adjusted"]
+            low, high = adjusted["ppg_ci95"]
+            lines.append(
+                f"{'  luck-adjusted':<{width}} {'':>6} {adjusted['ppg']:>+7.3f} "
+                f"[{low:>+7.3f},{high:>+7.3f}] {_narrower(p['ppg_ci95'], adjusted['ppg_ci95'])}"
+            )
+        if "matches" in p:
+            m = p["matches"]
+            lines.append(
+                f"{'':<4}matches to {m['to_points']}: {m['won']} won, {m['lost']} lost "
+                f"of {m['played']}"
+            )
+    lines.append("")
+    lines.append(
+        "ppg: net points per game of the first player; rates: its wins by kind, and draws."
+    )
+    if results["config"].get("variance_reduction"):
+        lines.append(
+            "luck-adjusted: ppg less each side's luck, valued by "
+            f"{results['config']['reference']} at 1-ply (the same mean, less noise)."
+        )
+    lines.append("")
+    names = max([34, *map(len, results["ratings"])])
+    lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
+    ranked = sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"])
+    for name, rating in ranked:
+        low, high = rating["ci95"]
+        lines.append(f"{name:<{names}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""The arena's games as game records: what ``evaluate.py record_games=DIR`` saves.
+
+:class:`TurnLog` is the hook :func:`agents.evaluation.arena.play_games` calls with every turn
+it plays (its ``record`` argument); :func:`arena_records` turns the log and the games'
+results into one :class:`~agents.evaluation.game_record.GameRecord` per series (a game, or a
+match), ``O`` being the pairing's first player and ``X`` its second;
+:func:`save_arena_records` writes them, one file a series. Each record depends only on the
+seed and the series, never on the workers.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from tapa_env import Position, play_text
+from tapa_env.rules import Rules
+
+from .arena import DRAW, KINDS, UNFINISHED, GameResults
+from .game_record import (
+    SIDES,
+    SUFFIX,
+    GameRecord,
+    RecordedGame,
+    RecordedTurn,
+    Result,
+    write_record,
+)
+
+
+class TurnLog:
+    """Every turn the arena played: ``(series, mover, positions, dice, afterstates)`` arrays,
+    kept step by step (:func:`agents.evaluation.arena.record_turns`)."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[np.ndarray, ...]] = []
+
+    def __call__(self, series, mover, positions, dice, afterstates) -> None:
+        self.steps.append((series, mover, positions, dice, afterstates))
+
+    def by_series(self) -> dict[int, list[tuple[int, tuple[int, int], np.ndarray, np.ndarray]]]:
+        """Each series' turns in the order played: ``(mover, dice, position, afterstate)``."""
+        turns: dict[int, list] = {}
+        for series, mover, positions, dice, afterstates in self.steps:
+            for k in range(len(series)):
+                turns.setdefault(int(series[k]), []).append(
+                    (
+                        int(mover[k]),
+                        (int(dice[k, 0]), int(dice[k, 1])),
+                        positions[k],
+                        afterstates[k],
+                    )
+                )
+        return turns
+
+
+def _result(points: int, kind: int) -> Result:
+    """A game's result from the first player's (``O``'s) net points and its kind."""
+    if kind == UNFINISHED:
+        return Result("unfinished")
+    if kind == DRAW:
+        return Result("draw")
+    return Result(KINDS[kind], SIDES[0] if points > 0 else SIDES[1], abs(points))
+
+
+def arena_records(
+    log: TurnLog,
+    results: GameResults,
+    players: tuple[str, str],
+    rules: Rules,
+    source: str | None = None,
+) -> dict[int, GameRecord]:
+    """The record of each series that ``results`` holds (series as the arena numbered them:
+    the keys), built from the turns ``log`` kept while the arena played them."""
+    turns = log.by_series()
+    date = datetime.now().replace(microsecond=0)
+    match_points = results.match_points
+    records: dict[int, GameRecord] = {}
+    used: dict[int, int] = {}  # turns of each series given to its games so far
+    for index in range(results.games):
+        series = int(results.series[index])
+        record = records.get(series)
+        if record is None:
+            record = GameRecord(players, rules, match_points, date=date, source=source)
+            records[series] = record
+        first = used.get(series, 0)
+        count = int(results.turns[index])
+        used[series] = first + count
+        starter = SIDES[int(results.starter[index])]
+        last = record.games[-1].result if record.games else None
+        note = "set by the arena"
+        if last is not None and last.winner == starter:
+            note = f"won game {len(record.games)}"
+        game = RecordedGame(starter, note, score=record.score())
+        for mover, dice, position, afterstate in turns[series][first : first + count]:
+            text = play_text(Position(position), dice, Position(afterstate), rules=rules)
+            game.turns.append(RecordedTurn(SIDES[mover], dice, text))
+        game.result = _result(int(results.points[index]), int(results.kind[index]))
+        record.games.append(game)
+    return records
+
+
+def safe_name(name: str) -> str:
+    """A player's name as part of a file name: other characters than letters, digits, ``.``,
+    ``@`` and ``-`` become ``_``."""
+    return re.sub(r"[^\w.@-]", "_", name).strip("_") or "player"
+
+
+def pairing_directory(directory: str | Path, pairing: int, players: tuple[str, str]) -> Path:
+    """Where a pairing's records go: ``DIR/01-offensive-vs-random``."""
+    return Path(directory) / f"{pairing + 1:02d}-{safe_name(players[0])}-vs-{safe_name(players[1])}"
+
+
+def save_arena_records(
+    directory: str | Path,
+    pairing: int,
+    players: tuple[str, str],
+    log: TurnLog,
+    results: GameResults,
+    rules: Rules,
+    first_series: int = 0,
+    source: str = "",
+) -> list[Path]:
+    """Write the record of each series of ``results`` into the pairing's directory, as
+    ``game-00001.tapa`` (or ``match-00001.tapa``) numbered from ``first_series + 1``; the
+    files written."""
+    folder = pairing_directory(directory, pairing, players)
+    folder.mkdir(parents=True, exist_ok=True)
+    kind = "game" if results.match_points is None else "match"
+    written = []
+    for series, record in arena_records(log, results, players, rules).items():
+        number = first_series + series + 1
+        record.source = f"{source}, {kind} {number}" if source else f"{kind} {number}"
+        written.append(write_record(folder / f"{kind}-{number:05d}{SUFFIX}", record))
+    return written

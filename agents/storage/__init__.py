@@ -1,0 +1,12 @@
+"""File safety: what every reader and writer of the project's files shares.
+
+=============  ==================================================================
+module         what it holds
+=============  ==================================================================
+``files``      atomic writes, one-line write errors, path checks, rules refusal
+``checksums``  the SHA-256 checksum every written file carries, checked on load
+``tensors``    plain containers of tensors, what ``torch.save`` files hold
+=============  ==================================================================
+
+This room imports no other room of ``agents``: every other one may use it.
+"""
