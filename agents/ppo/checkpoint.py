@@ -31,7 +31,7 @@ from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
 from ..errors import PlayerSpecError
-from ..runs.checkpoints import CheckpointKind, save, slim
+from ..runs.checkpoints import CheckpointKind, rules_of, save, slim
 from ..storage.files import check_trained_rules
 from .format import FORMAT
 from .network import ActorCritic
@@ -83,11 +83,6 @@ def read(path: Path | str) -> dict:
     return KIND.read(path)
 
 
-def rules_of(content: dict) -> Rules:
-    """The rules a checkpoint's policy was trained under."""
-    return Rules.from_mapping(dict(content["rules"]))
-
-
 def network_of(content: dict) -> ActorCritic:
     """The actor-critic of a checkpoint, its weights loaded (shapes checked)."""
     shape = content["network"]
@@ -120,11 +115,6 @@ def read_ppo_player(
     )
 
 
-def _build(content: dict) -> ActorCritic:
-    rules_of(content)
-    return network_of(content)
-
-
 KIND = CheckpointKind(
     format=FORMAT,
     version=FORMAT_VERSION,
@@ -132,6 +122,6 @@ KIND = CheckpointKind(
     label="PPO checkpoint",
     noun="tapa-rl PPO checkpoint",
     games="games",
-    build=_build,
+    build=network_of,
 )
 """PPO checkpoints: what :func:`read` checks and how its refusals read."""

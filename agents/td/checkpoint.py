@@ -36,7 +36,7 @@ from tapa_env.rules import Rules
 
 from ..bots.equity import OUTCOMES
 from ..errors import PlayerSpecError
-from ..runs.checkpoints import CheckpointKind, save, slim
+from ..runs.checkpoints import CheckpointKind, rules_of, save, slim
 from .evaluator import Evaluator
 from .format import FORMAT
 from .network import NetworkShape, TDNetwork
@@ -94,11 +94,6 @@ def read(path: Path | str) -> dict:
     return KIND.read(path)
 
 
-def rules_of(content: dict) -> Rules:
-    """The rules a checkpoint was trained under."""
-    return Rules.from_mapping(dict(content["rules"]))
-
-
 def shape_of(content: dict) -> NetworkShape:
     network = content["network"]
     return NetworkShape(
@@ -120,11 +115,6 @@ def evaluator_of(content: dict, threads: int = 1) -> Evaluator:
     return network_of(content).evaluator(threads=threads)
 
 
-def _build(content: dict) -> TDNetwork:
-    rules_of(content)
-    return network_of(content)
-
-
 KIND = CheckpointKind(
     format=FORMAT,
     version=FORMAT_VERSION,
@@ -132,6 +122,6 @@ KIND = CheckpointKind(
     label="checkpoint",
     noun="tapa-rl checkpoint or bot file",
     games="games_trained",
-    build=_build,
+    build=network_of,
 )
 """TD checkpoints: what :func:`read` checks and how its refusals read."""
