@@ -36,6 +36,7 @@ from agents.errors import ConfigError, PlayerSpecError
 from agents.runs.curve import draw_learning_curve
 from agents.runs.lock import RunDirectoryBusy, RunLock
 from agents.runs.logs import TensorBoardLogger
+from agents.runs.naming import run_name
 from agents.runs.settings import RunConfig, TrainingDiverged, TrainResult
 from agents.storage.files import WriteError
 from entry import EXIT_WRITE_FAILED, EntryScript
@@ -44,11 +45,6 @@ for _name, _algorithm in ALGORITHMS.items():
     ConfigStore.instance().store(
         group="schema", name=_name, node=_algorithm.schema(), package="_global_"
     )
-
-
-def run_name(overrides: str) -> str:
-    """The run directory's name: ``default`` without overrides, else the overrides."""
-    return re.sub(r"[^A-Za-z0-9_.,=+-]", "_", overrides) or "default"
 
 
 OmegaConf.register_new_resolver("run_name", run_name, replace=True)

@@ -119,7 +119,10 @@ def test_help_explains_the_settings():
         ([f"position={START}", "dice=7,1"], "dice must be two dice 1-6"),
         ([f"position={START}", "dice=6"], "dice must be two dice 1-6"),
         ([f"position={START}", "dice=6,5", "trials=-1"], "trials must be a non-negative integer"),
-        ([f"position={START}", "dice=6,5", "truncate=-2"], "truncate must be a non-negative integer"),
+        (
+            [f"position={START}", "dice=6,5", "truncate=-2"],
+            "truncate must be a non-negative integer",
+        ),
         ([f"position={START}", "dice=6,5", "ply=3"], "ply must be 1 or 2"),
         ([f"position={START}", "dice=6,5", "player=random"], "does not value positions"),
         ([f"position={START}", "dice=6,5", "player=no/such.pt"], "no such checkpoint"),

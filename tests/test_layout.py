@@ -240,7 +240,7 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
     assert settings["agent"]["hidden"] == [128, 64] and settings["agent"]["encoding"] == "raw"
     assert settings["learner"]["lr"] == 0.001 and settings["seed"] == 1
     assert settings["hydra"]["run"]["dir"] == (
-        "runs/agent.encoding=raw,agent.hidden=_128,64_,learner.lr=0.001,seed=1"
+        "runs/agent.encoding-raw+agent.hidden-128.64+learner.lr-0.001+seed-1"
     )
     shipped = composed("+experiment=tapa-td")
     assert shipped["agent"]["hidden"] == 160 and shipped["learner"]["lr_final"] == 0.00005

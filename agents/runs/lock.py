@@ -31,6 +31,7 @@ from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
 from ..storage.files import WriteError
+from .naming import adopt_earlier_name, earlier_name, run_name
 
 LOCK_NAME = "run.lock"
 """The lock file in a run directory."""
@@ -138,6 +139,7 @@ class RunLockCallback(Callback):
         try:
             HydraConfig.instance().set_config(config)  # as Hydra's job does, for ${hydra:...}
             run_dir = Path(str(OmegaConf.select(config, "hydra.run.dir")))
+            self._adopt_earlier_name(config, run_dir)
             lock = RunLock(run_dir)
             lock.acquire()
         except RunDirectoryBusy as error:
@@ -146,6 +148,17 @@ class RunLockCallback(Callback):
         except Exception:
             return  # the job takes the lock itself, and reports what stopped it here
         self.lock = lock
+
+    def _adopt_earlier_name(self, config: DictConfig, run_dir: Path) -> None:
+        """A run directory named by this run's overrides before names changed
+        (:mod:`agents.runs.naming`) takes its new name, if the run directory is named after
+        its overrides (not set by ``hydra.run.dir``)."""
+        job = config.hydra.job
+        if run_dir.name != run_name(str(job.override_dirname)):
+            return
+        excluded = list(job.config.override_dirname.exclude_keys)
+        earlier = run_dir.parent / earlier_name(list(config.hydra.overrides.task), excluded)
+        adopt_earlier_name(run_dir, earlier, self.script)
 
     def on_run_end(self, config: DictConfig, **kwargs: Any) -> None:
         if self.lock is not None:
