@@ -63,17 +63,26 @@ def test_no_file_refers_to_a_folder_beside_the_repository():
     assert not offending, "\n".join(offending)
 
 
+def anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file's headings, as GitHub makes them."""
+    headings = re.findall(r"^#+ (.+)$", path.read_text(), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
 def test_markdown_links_stay_inside_the_repository_and_resolve():
     broken = []
     for path in text_files():
         if path.suffix != ".md":
             continue
         for target in MARKDOWN_LINK.findall(path.read_text()):
-            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"[a-z]+:", target):
                 continue
-            resolved = (path.parent / target.split("#")[0]).resolve()
+            file, _, anchor = target.partition("#")
+            resolved = (path.parent / file).resolve() if file else path
             if not resolved.is_relative_to(ROOT) or not resolved.exists():
                 broken.append(f"{path.relative_to(ROOT)}: {target}")
+            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+                broken.append(f"{path.relative_to(ROOT)}: {target} (no such heading)")
     assert not broken, "\n".join(broken)
 
 
@@ -171,38 +180,40 @@ def test_the_formats_document_has_its_sections(heading):
 
 
 README = ROOT / "README.md"
+TRAINING_DOC = ROOT / "docs" / "training.md"
 
 
-def readme_section(heading: str) -> str:
-    """The README's text under ``heading`` (such as ``## Training``), up to the next heading
+def section(heading: str, document: Path = TRAINING_DOC) -> str:
+    """A document's text under ``heading`` (such as ``## Scale out``), up to the next heading
     of the same level or above."""
-    text = README.read_text()
+    text = document.read_text()
     level = len(heading.split(" ")[0])
     start = text.index(f"\n{heading}\n") + 1
     found = re.compile(rf"^#{{1,{level}}} ", re.M).search(text, start + len(heading))
     return text[start : found.start() if found else len(text)]
 
 
-def test_the_readme_says_data_parallel_ranks_average_their_updates_once_a_round():
+def test_the_docs_say_data_parallel_ranks_average_their_updates_once_a_round():
     """As agents/runs/ranks.py does: one all-reduce of the weights and Adam's moments after
     each round of minibatch steps, no averaging of gradients."""
     code = (ROOT / "agents" / "runs" / "ranks.py").read_text()
     assert "def average_update" in code and "grad" not in code
-    scale_out = readme_section("## Scale out")
+    scale_out = section("## Scale out")
     assert "average their updates" in scale_out
     assert not re.search(r"average\w*\s+(their\s+|the\s+)?gradients", scale_out)
 
 
 def win_rates(table_text: str) -> dict[str, float]:
-    """The first win rate of each bot's row in a README table: ``| `bot` | 84.0% | ...``."""
+    """The first win rate of each bot's row in a table: ``| `bot` | 84.0% | ...``."""
     rows = re.findall(r"^\| `(\w+)` \| (\d+\.\d)% \|", table_text, re.M)
     return {name: float(win) for name, win in rows}
 
 
-def test_the_readme_gives_the_default_runs_win_rates_as_ranges_that_hold_every_measurement():
-    """One machine's figures are no floor: the README states the range that default runs
-    gave, and every default-run figure it shows lies in it, as does its opening claim."""
-    training = readme_section("## Training")
+def test_the_docs_give_the_default_runs_win_rates_as_ranges_that_hold_every_measurement():
+    """One machine's figures are no floor: the training document states the range that
+    default runs gave, and every default-run figure it shows lies in it, as do the README's
+    set-up claim and its headline."""
+    training = TRAINING_DOC.read_text()
     ranges = {
         name: (float(low), float(high))
         for low, high, name in re.findall(r"(\d+\.\d)-(\d+\.\d)%\s+against\s+`(\w+)`", training)
@@ -210,15 +221,19 @@ def test_the_readme_gives_the_default_runs_win_rates_as_ranges_that_hold_every_m
     assert set(ranges) == {"offensive", "defensive", "adaptive"}
     measured = [
         # The first table's first column is TD's default run (the 60-minute one is not).
-        win_rates(readme_section("### TD against PPO").split("Trained for 60 minutes")[0]),
-        win_rates(readme_section("### How it learns").split("| default run vs |")[1]),
+        win_rates(section("## TD against PPO").split("Trained for 60 minutes")[0]),
+        win_rates(section("## How it learns").split("| default run vs |")[1]),
     ]
     for figures in measured:
         for name, (low, high) in ranges.items():
             assert low <= figures[name] <= high, (name, figures[name], (low, high))
-    set_up = readme_section("## Set up")
+    set_up = section("## Set up", README)
     low, high = map(int, re.search(r"(\d+)-(\d+)% against\s+the `offensive`", set_up).groups())
     assert low <= ranges["offensive"][0] and ranges["offensive"][1] <= high
     assert low <= ranges["adaptive"][0] and ranges["adaptive"][1] <= high
     about = int(re.search(r"about (\d+)% of its games against the `defensive`", set_up).group(1))
     assert ranges["defensive"][0] - 1 <= about <= ranges["defensive"][1] + 1
+    headline = section("## Results", README).split("**The default run**")[1].split("\n- ")[0]
+    wins = [int(w) for w in re.search(r"wins (\d+)% / (\d+)% / (\d+)%", headline).groups()]
+    for win, name in zip(wins, ("offensive", "defensive", "adaptive"), strict=True):
+        assert ranges[name][0] - 1 <= win <= ranges[name][1] + 1, (name, win)

@@ -127,8 +127,8 @@ def test_the_board_image_rings_a_pinned_checker_in_red():
     assert red.sum() > 20 and not ((free[:, :, 0] > 200) & (free[:, :, 1] < 80)).any()
 
 
-def test_the_readme_environment_example_runs():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme.split("## Environments and position tensors", 1)[1].split("\n## ", 1)[0]
+def test_the_documented_environment_example_runs():
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text()
+    section = doc.split("## Environments and position tensors", 1)[1].split("\n## ", 1)[0]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/engine.md", "exec"), {})

@@ -268,8 +268,8 @@ def test_the_documented_analysis_is_what_the_example_gives():
     shipped = settings(player="checkpoints/tapa-td.pt")  # found beside the repository
     report = analysis.analyze_record(record, shipped, name="game-00035.tapa")
     text = analysis.format_game_report(report).splitlines()
-    readme = (ROOT / "README.md").read_text().split("### Analysing a game")[1]
-    table = re.search(r"```\n(turn .+?)\n```", readme, re.DOTALL)[1]
+    play_doc = (ROOT / "docs" / "play.md").read_text().split("### Analysing a game")[1]
+    table = re.search(r"```\n(turn .+?)\n```", play_doc, re.DOTALL)[1]
     shown = blocks[3].splitlines() + table.splitlines()
     for line in shown:
         if line.strip() != "...":

@@ -243,8 +243,12 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
         "runs/agent.encoding-raw+agent.hidden-128.64+learner.lr-0.001+seed-1"
     )
     shipped = composed("+experiment=tapa-td")
-    assert shipped["agent"]["hidden"] == 160 and shipped["learner"]["lr_final"] == 0.00005
-    assert shipped["total_games"] == 2_000_000 and shipped["hydra"]["run"]["dir"] == "runs/tapa-td"
+    assert shipped["agent"]["hidden"] == 320 and shipped["learner"]["lr_final"] == 0.00002
+    assert shipped["agent"]["start_from"] == "checkpoints/archive/tapa-td-v1.pt"
+    assert shipped["total_games"] == 4_000_000 and shipped["hydra"]["run"]["dir"] == "runs/tapa-td"
+    first = composed("+experiment=tapa-td-v1")
+    assert first["agent"]["hidden"] == 160 and first["learner"]["lr_final"] == 0.00005
+    assert first["total_games"] == 2_000_000 and first["hydra"]["run"]["dir"] == "runs/tapa-td-v1"
 
 
 def test_an_unknown_algorithm_is_one_line_and_status_2():

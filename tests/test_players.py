@@ -252,14 +252,15 @@ def readme_block(path: Path, marker: str) -> str:
     return found.group(1)
 
 
-@pytest.mark.parametrize("document", ["README.md", "docs/formats.md"])
+@pytest.mark.parametrize("document", ["docs/bots.md", "docs/formats.md"])
 def test_the_documents_show_the_example_player_as_it_is(document):
     shown = readme_block(ROOT / document, "A player of your own (`examples/custom_player.py`):")
     assert shown == EXAMPLE.read_text()
 
 
 def test_the_documented_command_evaluates_the_example_player_in_a_round_robin(tmp_path):
-    command = readme_block(ROOT / "README.md", "Evaluate it against the built-in bots:").strip()
+    command = readme_block(ROOT / "docs" / "bots.md", "Evaluate it against the built-in bots:")
+    command = command.strip()
     assert command.startswith("python evaluate.py ")
     arguments = command.split()[2:]
     done = subprocess.run(
