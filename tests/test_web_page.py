@@ -3,10 +3,12 @@
 A static server serves web/ and Playwright for Python drives Debian's chromium
 (/usr/bin/chromium): a whole game at a phone size by touch (taps, and one drag) against the
 bot to its end, then the next game of the match; at a desktop size with the mouse, Undo, a
-refused move, Hint, a drag, Done, a new game and wrong URL settings. Moves are picked by
-reading the board's data attributes (the checkers with a gold ring, the lit points) and made
-by tapping, clicking or dragging on the board, never by setting the page's state. No test
-may leave an error in the browser's console.
+refused move, Hint, a drag, Done, a new game and wrong URL settings; the game kept over a
+reload (web/js/ui_save.js), going on as it would have without one, and saved values that
+cannot be read. Moves are picked by reading the board's data attributes (the checkers with a
+gold ring, the lit points) and made by tapping, clicking or dragging on the board, never by
+setting the page's state (only the test of unreadable saved values writes localStorage
+itself). No test may leave an error in the browser's console.
 
 The dice are seeded (`?seed=`) so that runs repeat; the bot's replies may differ between
 bots, so the tests only rely on what any bot does. Screenshots go to a temporary folder, or
@@ -16,6 +18,7 @@ to the folder named by TAPA_SCREENSHOTS (docs/screenshots for the README's).
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from pathlib import Path
@@ -33,6 +36,8 @@ DESKTOP = {"viewport": {"width": 1280, "height": 820}}
 BOT_REPLY_MS = 30_000  # the longest wait for the bot's turn (a 2-ply level on a busy machine)
 OVER = ("game-over", "match-over")
 START_KEY = "24:15|1:15|"
+SAVE_KEY = "tapa.game"  # web/js/ui_save.js
+RED, GREEN = "rgb(179, 18, 27)", "rgb(31, 111, 74)"  # app.css's --bad and --accent
 
 
 # --- the server and the browser (tests/web_browser.py) ------------------------------------------
@@ -125,6 +130,45 @@ class Page:
 
     def message(self) -> str:
         return self.page.inner_text("#message")
+
+    def log(self) -> str:
+        return self.page.inner_text("#log")
+
+    def score(self) -> str:
+        return self.page.inner_text("#score")
+
+    def marks(self) -> int:
+        """How many checkers (or its tray, for a bear-off) carry the blue mark of the bot's last
+        move."""
+        return self.page.locator("#board .checker.moved, #board .tray-bed.moved").count()
+
+    def text_sizes(self) -> dict[str, float]:
+        """The smallest rendered height in screen pixels of each kind of the board's text."""
+        return self.page.evaluate(
+            """() => {
+              const svg = document.getElementById("board");
+              const scale = svg.getScreenCTM().a;
+              const sizes = {};
+              for (const kind of ["number", "tray-name", "tray-count", "count"]) {
+                const px = [...svg.querySelectorAll("." + kind)]
+                  .map((node) => parseFloat(getComputedStyle(node).fontSize) * scale);
+                if (px.length) sizes[kind] = Math.min(...px);
+              }
+              return sizes;
+            }"""
+        )
+
+    def answer(self, choice: str) -> tuple[str, str]:
+        """Answers the page's question (its dialog #ask), "yes" or "no"; returns its title and
+        its text."""
+        self.page.wait_for_selector("#ask[open]", timeout=10_000)
+        title, text = self.page.inner_text("#ask-title"), self.page.inner_text("#ask-text")
+        self.press(f'#ask [data-ask="{choice}"]')
+        self.page.wait_for_selector("#ask:not([open])", state="attached")
+        return title, text
+
+    def reload(self) -> None:
+        self.page.reload()
 
     def legal_keys(self, key: str, dice: list[int]) -> list[str]:
         """The keys of legalPlays for a position key and roll (the page's rules)."""
@@ -228,6 +272,19 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
     try:
         page.wait("your-turn", "bot-turn", timeout=10_000)
         assert page.page.inner_text("#score") == "Match to 3: you 0, bot 0"
+        # Readable on a phone: the board's point numbers, tray labels and counts at least 12
+        # pixels high; the bot's level on its card; the game log right under the controls,
+        # above the settings.
+        sizes = page.text_sizes()
+        assert {"number", "tray-name", "tray-count"} <= set(sizes), sizes
+        assert min(sizes.values()) >= 12, sizes
+        assert page.page.is_visible("#bot-level") and page.page.inner_text("#bot-level")
+        controls, log, settings = (
+            page.page.locator(selector).bounding_box()
+            for selector in ("#controls", "#game-log", "#settings")
+        )
+        assert controls["y"] + controls["height"] <= log["y"] < settings["y"]
+        assert log["y"] < PHONE["viewport"]["height"], "the log is not on the first screen"
         turns = 0
         dragged = False
         shot = False
@@ -259,8 +316,24 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
         points = int(won.group(2))
         assert (you, bot) == ((points, 0) if won.group(1) == "You win" else (0, points))
         assert page.page.inner_text("#score") == f"Match to 3: you {you}, bot {bot}"
+        # The bot's last move stays marked at the end when its play ended the game.
+        lines = log.splitlines()
+        ended_by = next(line for line in reversed(lines) if re.match(r"(You|Bot) \d-\d:", line))
+        if ended_by.startswith("Bot"):
+            assert page.marks() > 0, "the bot's last move is not marked at the game's end"
         if max(you, bot) < 3:
             assert page.state() == "game-over" and page.page.is_visible("#next-game")
+            # A reload between the games keeps the match: the score, the log, the last
+            # position and its marks, and Next game.
+            board, marks = page.board(), page.marks()
+            page.reload()
+            title, text = page.answer("yes")
+            assert title == "Continue your game?"
+            match = f"A match to 3, you {you}, bot {bot}"
+            assert text == f"{match}: game 1 is over, the next one is to play."
+            assert page.wait("game-over", timeout=10_000) == "game-over"
+            assert page.score() == f"Match to 3: you {you}, bot {bot}" and page.log() == log
+            assert page.board() == board and page.marks() == marks
             page.press("#next-game")
             state = page.wait("your-turn", "bot-turn", *OVER, timeout=10_000)
             winner = "you" if you else "bot"
@@ -270,6 +343,20 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
             )
             if winner == "you":
                 assert state == "your-turn" and page.board()["key"] == START_KEY
+            # A reload in the second game: the game, the score and the log come back, and play
+            # goes on.
+            assert page.wait("your-turn", *OVER) == "your-turn"
+            board, log = page.board(), page.log()
+            page.reload()
+            title, text = page.answer("yes")
+            assert text.startswith(f"{match}, game 2: ")
+            assert text.endswith(", your turn.")
+            assert page.wait("your-turn", timeout=10_000) == "your-turn"
+            assert page.board() == board and page.log() == log
+            assert page.score() == f"Match to 3: you {you}, bot {bot}"
+            play_turn(page)
+            assert page.wait("your-turn", *OVER) == "your-turn"
+            assert page.log().startswith(log)
         assert page.errors == []
     finally:
         page.close()
@@ -310,6 +397,15 @@ def test_undo_a_refused_move_hint_a_drag_and_done_at_desktop_size(browser, site,
         equities = page.page.locator("#hint-list .hint-play .equity").all_inner_texts()
         assert texts and len(texts) == len(equities)
         assert all(re.fullmatch(r"[+-]\d\.\d{3}", equity) for equity in equities), equities
+        # An equity is coloured by its sign: a loss red, a gain green.
+        shown = page.page.eval_on_selector_all(
+            "#hint-list .equity", "es => es.map(e => [e.className, getComputedStyle(e).color])"
+        )
+        for equity, (classes, colour) in zip(equities, shown, strict=True):
+            value = float(equity)
+            tone = "good" if value > 0 else "bad" if value < 0 else "even"
+            assert classes == f"equity {tone}", (equity, classes)
+            assert colour == {"good": GREEN, "bad": RED}.get(tone, colour), (equity, colour)
         dice = board["dice"]
         legal = page.legal_keys(START_KEY, dice)
         page.page.locator("#hint-list .hint-play").first.click()
@@ -344,11 +440,120 @@ def test_undo_a_refused_move_hint_a_drag_and_done_at_desktop_size(browser, site,
             page.tap(max(page.movable()))
         page.screenshot(screenshots / "desktop.png")
 
-        # New game: the start again, the log and the score anew.
+        # New game asks before it drops the game: Keep playing leaves it as it was, New game
+        # starts anew (the start again, the log and the score anew).
+        assert page.state() == "your-turn"
+        board, log = page.board(), page.log()
         page.press("#new-game")
+        title, text = page.answer("no")
+        assert (title, text) == ("Start a new game?", "The game in progress will be lost.")
+        assert page.state() == "your-turn" and page.board() == board and page.log() == log
+        page.press("#new-game")
+        page.answer("yes")
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == START_KEY
         assert page.page.inner_text("#log").strip() == "You start."
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_reload_keeps_the_game_and_it_goes_on_as_it_would_have(browser, site):
+    """The game in progress is kept at every turn: reloaded on your turn, a move made, or in
+    the bot's turn, it comes back at the turn's roll, and goes on exactly as the same game,
+    never reloaded, goes on in a second page (the same seed, the same plays)."""
+    query = "?seed=23&first=you"
+    # 800 ms a shown move: the bot's turn is still on when the page is reloaded in it.
+    page = Page(browser, site, f"{query}&delay=800", PHONE)
+    twin = Page(browser, site, f"{query}&delay=0", DESKTOP)
+
+    def both_play() -> None:
+        for each in (page, twin):
+            play_turn(each)
+            assert each.wait("your-turn", *OVER) == "your-turn"
+        assert page.board() == twin.board() and page.log() == twin.log()
+
+    try:
+        for each in (page, twin):
+            each.wait("your-turn", timeout=10_000)
+        # Nothing played yet: nothing to lose, so a reload asks nothing and starts again.
+        start = page.board()
+        page.reload()
+        assert page.wait("your-turn", "saved", timeout=10_000) == "your-turn"
+        assert page.board() == start
+        both_play()
+        both_play()
+
+        # Your turn, one checker moved: the reload asks, and puts the turn back at its roll.
+        board, log = page.board(), page.log()
+        page.tap(max(page.movable()))
+        page.tap(choose_target(page, page.lit()))
+        assert page.board()["key"] != board["key"]
+        page.reload()
+        assert page.wait("saved", timeout=10_000) == "saved"
+        title, text = page.answer("yes")
+        assert (title, text) == ("Continue your game?", "A single game: 4 plays made, your turn.")
+        assert page.wait("your-turn", timeout=10_000) == "your-turn"
+        assert page.board() == board and page.log() == log
+
+        # Done, and a reload while the bot shows its reply: it plays the same roll again.
+        play_turn(page)
+        assert page.state() == "bot-turn"
+        page.reload()
+        title, text = page.answer("yes")
+        assert text == "A single game: 5 plays made, the bot's turn."
+        play_turn(twin)
+        assert twin.wait("your-turn", *OVER) == "your-turn"
+        assert page.wait("your-turn", *OVER) == "your-turn"
+        assert page.board() == twin.board() and page.log() == twin.log()
+        both_play()  # and the dice go on as they would have
+
+        # A reload answered New game: the game is dropped for the one the URL asks for.
+        page.reload()
+        page.answer("no")
+        assert page.wait("your-turn", timeout=10_000) == "your-turn"
+        assert page.board() == start and page.log().strip() == "You start."
+        assert page.errors == twin.errors == []
+    finally:
+        page.close()
+        twin.close()
+
+
+def test_a_saved_game_that_cannot_be_read_is_ignored(browser, site):
+    page = Page(browser, site, "?seed=5&first=you&delay=0", DESKTOP)
+    try:
+        page.wait("your-turn", timeout=10_000)
+        play_turn(page)
+        assert page.wait("your-turn", *OVER) == "your-turn"
+        board = page.board()
+        saved = page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')")
+        record = json.loads(saved)
+        assert record["version"] == 1 and record["plays"] == 2
+        position = record["position"]
+        unreadable = [
+            "{not json",
+            "null",
+            "[]",
+            json.dumps({**record, "version": 2}),  # another version of the page
+            json.dumps({**record, "position": {**position, "own_off": 1}}),  # 16 checkers
+            json.dumps({**record, "level": "grandmaster"}),
+            json.dumps({**record, "dice": [1, 2, 3]}),
+            json.dumps({**record, "roll": [0, 7]}),
+            json.dumps({**record, "log": "You start."}),
+            json.dumps({**record, "games": [{"winner": "you", "points": 9}]}),
+        ]
+        for value in unreadable:
+            page.page.evaluate(f"(value) => localStorage.setItem('{SAVE_KEY}', value)", value)
+            page.reload()
+            state = page.wait("your-turn", "saved", timeout=10_000)
+            assert state == "your-turn", f"{value} was offered"
+            assert page.board()["key"] == START_KEY and page.log().strip() == "You start."
+        # The record as the page wrote it is offered: the values above differ only where said.
+        page.page.evaluate(f"(value) => localStorage.setItem('{SAVE_KEY}', value)", saved)
+        page.reload()
+        page.answer("yes")
+        assert page.wait("your-turn", timeout=10_000) == "your-turn"
+        assert page.board() == board
         assert page.errors == []
     finally:
         page.close()

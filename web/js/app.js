@@ -7,10 +7,14 @@
  * `first` (`roll`, `you` or `bot`: who starts the first game), `delay` (milliseconds the
  * bot's checker moves are shown one by one; 0 shows its play at once).
  *
+ * The game in progress is kept in localStorage at every turn (web/js/ui_save.js); opened
+ * again, the page offers to go on with it, and New game asks before it discards one.
+ *
  * For tests and measurements the page exposes what it shows: `document.body.dataset.state`
- * ("loading", "your-turn", "bot-turn", "game-over", "match-over", "error"), data attributes on
- * the board (web/js/board.js), and `window.tapaPage.timings`: milliseconds from navigation to
- * the first roll on the board (`firstRoll`) and to the bot being ready (`botReady`).
+ * ("loading", "saved": a saved game offered, "your-turn", "bot-turn", "game-over",
+ * "match-over", "error"), data attributes on the board (web/js/board.js), and
+ * `window.tapaPage.timings`: milliseconds from navigation to the first roll on the board
+ * (`firstRoll`) and to the bot being ready (`botReady`).
  */
 
 import {
@@ -24,9 +28,12 @@ import {
   positionKey,
 } from "./tapa.js";
 import { BoardView } from "./board.js";
+import { ask } from "./ui_ask.js";
 import { Dice, parseSeed, randomSeed } from "./ui_dice.js";
+import { hintItem } from "./ui_hints.js";
 import { listen } from "./ui_input.js";
 import { BOT, Match, YOU, gameResult, mirrored, openingThrow } from "./ui_match.js";
+import { PHASES, clearGame, loadGame, saveGame } from "./ui_save.js";
 import { OFF, PersonTurn } from "./ui_turn.js";
 
 const MATCHES = [0, 3, 5, 7];
@@ -93,6 +100,9 @@ class Page {
     this.bot = null;
     this.botFailed = null;
     this.generation = 0; // a new game stops the last one's pending steps
+    this.plays = 0; // plays made in this game: a game with none is not worth a question
+    this.logLines = []; // the game log's lines, [line, side], for the saved game
+    this.moved = new Set();
     this.timings = { firstRoll: null, botReady: null };
     this.board = new BoardView($("board"));
     this.setUpControls();
@@ -119,40 +129,41 @@ class Page {
       },
     );
     this.botReady.catch(() => {}); // reported on the page; the bot's turn checks it again
-    this.newMatch(settings.match);
+    const saved = loadGame(this.levels.map((entry) => entry.id));
+    // A game with nothing played yet is not worth a question: a new one starts.
+    if (saved && (saved.plays > 0 || saved.games.length > 0)) this.offerSaved(saved);
+    else this.newMatch(settings.match);
     if (problems.length) this.say(`Ignored: ${problems.join("; ")}.`, true);
   }
 
   // --- settings and controls ---------------------------------------------------------------
 
   setUpControls() {
-    // The bot's hints go beside the board on a wide screen, under the controls on a phone.
+    // The bot's hints and the game log go beside the board on a wide screen; on a phone both
+    // go right under the controls, so the log is read without scrolling past the settings.
     const wide = matchMedia("(min-width: 900px)");
-    const placeHints = () => {
-      const hints = $("hints");
-      if (wide.matches) $("side-hints").append(hints);
-      else $("controls").after(hints);
+    const place = () => {
+      if (wide.matches) {
+        $("side-hints").append($("hints"));
+        $("settings").after($("game-log"));
+      } else {
+        $("controls").after($("hints"));
+        $("hints").after($("game-log"));
+      }
     };
-    wide.addEventListener("change", placeHints);
-    placeHints();
+    wide.addEventListener("change", place);
+    place();
     const level = $("level");
     for (const entry of this.levels) level.append(new Option(entry.label, entry.id));
     level.value = this.level;
     level.addEventListener("change", () => {
       this.level = level.value;
       this.showLevel();
+      if (PHASES.includes(this.state)) this.save();
     });
     this.showLevel();
-    const match = $("match");
-    const choices = MATCHES.includes(this.settings.match)
-      ? MATCHES
-      : [...MATCHES, this.settings.match].sort((a, b) => a - b);
-    for (const points of choices) {
-      const label = points ? `a match to ${points}` : "a single game";
-      match.append(new Option(label, String(points)));
-    }
-    match.value = String(this.settings.match);
-    $("new-game").addEventListener("click", () => this.newMatch(Number(match.value)));
+    this.showMatchChoice(this.settings.match);
+    $("new-game").addEventListener("click", () => this.askNewMatch());
     $("next-game").addEventListener("click", () => this.nextGame());
     $("undo").addEventListener("click", () => this.undo());
     $("done").addEventListener("click", () => this.done());
@@ -173,16 +184,160 @@ class Page {
     $("bot-level").textContent = entry ? entry.label : "";
   }
 
+  /** The Play selector's choices, with `points` among them and chosen. */
+  showMatchChoice(points) {
+    const match = $("match");
+    const choices = MATCHES.includes(points) ? MATCHES : [...MATCHES, points].sort((a, b) => a - b);
+    match.replaceChildren(
+      ...choices.map((value) => {
+        const label = value ? `a match to ${value}` : "a single game";
+        return new Option(label, String(value));
+      }),
+    );
+    match.value = String(points);
+  }
+
+  /** New game: a new game or match of the kind chosen, once you agree to lose the one on. */
+  async askNewMatch() {
+    if (this.inProgress) {
+      const { score } = this.match;
+      const lost = this.match.isMatch
+        ? `The match in progress (you ${score.you}, bot ${score.bot}) will be lost.`
+        : "The game in progress will be lost.";
+      const sure = await ask($("ask"), {
+        title: "Start a new game?",
+        text: lost,
+        yes: "New game",
+        no: "Keep playing",
+        focus: "no",
+      });
+      if (!sure) return;
+    }
+    this.newMatch(Number($("match").value));
+  }
+
+  // --- the saved game (web/js/ui_save.js) --------------------------------------------------
+
+  /** Whether starting another game would lose one: a play made, or a game of a match won. */
+  get inProgress() {
+    return PHASES.includes(this.state) && (this.plays > 0 || this.match.games.length > 0);
+  }
+
+  /** Keeps the game as it stands: at the roll of the turn being played, or a game's end. */
+  save() {
+    const record = {
+      seed: this.seed,
+      dice: this.dice.state,
+      level: this.level,
+      match: this.match.points,
+      games: this.match.games,
+      plays: this.plays,
+      news: this.news,
+      moved: [...this.moved],
+      log: this.logLines,
+    };
+    if (this.state === "game-over") {
+      saveGame({ ...record, phase: this.state, position: this.shownPosition, status: this.ending });
+    } else {
+      saveGame({ ...record, phase: this.state, position: this.position, roll: this.roll });
+    }
+  }
+
+  /** Shows a saved game (ui_save.js's record) and asks whether to go on with it. */
+  async offerSaved(saved) {
+    this.restore(saved);
+    this.state = "saved";
+    this.status("Your last game was kept: go on with it, or start a new one.");
+    this.render();
+    const goOn = await ask($("ask"), {
+      title: "Continue your game?",
+      text: this.savedSummary(saved),
+      yes: "Continue",
+      no: "New game",
+    });
+    if (goOn) {
+      this.goOn(saved);
+    } else {
+      this.level = this.settings.level;
+      $("level").value = this.level;
+      this.showLevel();
+      this.showMatchChoice(this.settings.match);
+      this.newMatch(this.settings.match);
+    }
+  }
+
+  /** The saved game in one line, for the question. */
+  savedSummary(saved) {
+    const { score } = this.match;
+    const match = this.match.isMatch
+      ? `A match to ${this.match.points}, you ${score.you}, bot ${score.bot}`
+      : "A single game";
+    if (saved.phase === "game-over") {
+      return `${match}: game ${this.match.games.length} is over, the next one is to play.`;
+    }
+    const game = this.match.isMatch ? `, game ${this.match.gameNumber}` : "";
+    const whose = saved.phase === "your-turn" ? "your turn" : "the bot's turn";
+    return `${match}${game}: ${plural(saved.plays, "play")} made, ${whose}.`;
+  }
+
+  /** Puts a saved game's match, dice, level, log and position back, its turn not begun. */
+  restore(saved) {
+    this.generation += 1;
+    this.match = new Match(saved.match);
+    for (const game of saved.games) this.match.record(game);
+    this.useDice(saved.seed, Dice.resume(saved.seed, saved.dice));
+    this.level = saved.level;
+    $("level").value = this.level;
+    this.showLevel();
+    this.showMatchChoice(saved.match);
+    this.logLines = [];
+    $("log").replaceChildren();
+    for (const [line, side] of saved.log) this.log(line, side);
+    this.plays = saved.plays;
+    this.news = saved.news;
+    this.moved = new Set(saved.moved);
+    this.personTurn = null;
+    this.selected = null;
+    this.botDice = [];
+    this.position = saved.position;
+    this.roll = saved.roll;
+    this.ending = saved.status;
+    // Until the turn begins the board shows the bot's turn from your side, as it always does.
+    if (saved.phase === "bot-turn") this.shownPosition = flipPosition(saved.position);
+    else this.shownPosition = saved.phase === "game-over" ? saved.position : null;
+    $("hints").hidden = true;
+  }
+
+  /** Goes on with a restored game: its turn with its roll, or its end shown again. */
+  goOn(saved) {
+    if (saved.phase === "your-turn") {
+      this.yourTurn(saved.roll);
+    } else if (saved.phase === "bot-turn") {
+      this.botTurn(saved.roll);
+    } else {
+      this.state = "game-over";
+      this.status(this.ending);
+      this.render();
+    }
+    this.timeFirstRoll();
+  }
+
   // --- the match ---------------------------------------------------------------------------
 
   newMatch(points) {
     this.match = new Match(points);
-    this.seed = this.settings.seed ?? randomSeed();
-    this.dice = new Dice(this.seed);
-    $("seed").textContent =
-      `Dice seed ${this.seed}: open the page with ?seed=${this.seed} to roll the same dice.`;
+    const seed = this.settings.seed ?? randomSeed();
+    this.useDice(seed, new Dice(seed));
+    this.logLines = [];
     $("log").replaceChildren();
     this.startGame(this.settings.first);
+  }
+
+  useDice(seed, dice) {
+    this.seed = seed;
+    this.dice = dice;
+    $("seed").textContent =
+      `Dice seed ${seed}: open the page with ?seed=${seed} to roll the same dice.`;
   }
 
   nextGame() {
@@ -195,6 +350,7 @@ class Page {
     this.generation += 1;
     let starter = first === YOU || first === BOT ? first : this.match.nextStarter;
     this.news = "";
+    this.plays = 0;
     const number = this.match.gameNumber;
     if (this.match.isMatch) {
       const { score } = this.match;
@@ -236,11 +392,17 @@ class Page {
     const roll = this.dice.roll();
     if (mover === YOU) this.yourTurn(roll);
     else this.botTurn(roll);
+    this.timeFirstRoll();
+  }
+
+  /** Notes when the first roll is on the board (`timings.firstRoll`, for bench/web_page.py). */
+  timeFirstRoll() {
     if (this.timings.firstRoll === null) this.timings.firstRoll = performance.now();
   }
 
   /** A play has been made (`after`, the mover's view): the game ends or the other moves. */
   afterPlay(after, mover) {
+    this.plays += 1;
     const result = outcome(after);
     if (result) {
       this.gameOver(after, result, mover);
@@ -255,6 +417,8 @@ class Page {
     this.match.record(this.result);
     this.personTurn = null;
     this.selected = null;
+    // The bot's last play stays marked when it ended the game; yours took its marks away.
+    if (mover === YOU) this.moved = new Set();
     const shown = mover === YOU ? after : flipPosition(after);
     const { winner, points, kind, how } = this.result;
     const names = { single: "a single game", gammon: "a gammon", mother: "a mother win" };
@@ -280,8 +444,12 @@ class Page {
       this.state = "game-over";
     }
     this.shownPosition = shown;
-    this.status(`${line} ${next}`);
+    this.ending = `${line} ${next}`;
+    this.status(this.ending);
     this.render();
+    // A decided game or match leaves nothing to go on with; a match between games does.
+    if (this.state === "match-over") clearGame();
+    else this.save();
   }
 
   // --- your turn ---------------------------------------------------------------------------
@@ -290,6 +458,8 @@ class Page {
     this.personTurn = new PersonTurn(this.position, roll);
     this.selected = null;
     this.state = "your-turn";
+    this.roll = roll;
+    this.save();
     if (this.personTurn.done) {
       this.say(`No legal play with ${rollText(roll)}: press Done to pass.`);
     } else {
@@ -437,30 +607,15 @@ class Page {
     const plays = notatedPlays(turn.start, turn.dice);
     list.replaceChildren(
       ...ranked.map((entry) => {
-        const item = document.createElement("li");
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "hint-play";
-        const equity = `${entry.equity >= 0 ? "+" : ""}${entry.equity.toFixed(3)}`;
-        button.append(element("span", "play", entry.text), element("span", "equity", equity));
-        if (entry.chances) {
-          const c = entry.chances;
-          const pct = (x) => `${Math.round(100 * x)}%`;
-          const win = `win ${pct(c.win + c.win_double)} (double ${pct(c.win_double)})`;
-          const lose = `lose ${pct(c.lose + c.lose_double)} (double ${pct(c.lose_double)})`;
-          button.title = `${win}, ${lose}, draw ${pct(c.draw)}`;
-        }
         const key = positionKey(entry.afterstate);
         const play = plays.find((p) => positionKey(p.afterstate) === key);
-        button.addEventListener("click", () => {
+        return hintItem(entry, () => {
           if (turn !== this.personTurn || !play) return;
           turn.playMoves(play.moves);
           this.selected = null;
           this.say(`${play.text} is on the board: Done plays it, Undo takes moves back.`);
           this.render();
         });
-        item.append(button);
-        return item;
       }),
     );
   }
@@ -473,6 +628,8 @@ class Page {
     this.state = "bot-turn";
     this.botDice = roll.map((value) => ({ value, used: false }));
     this.moved = new Set();
+    this.roll = roll;
+    this.save();
     this.shownPosition = flipPosition(position);
     const loading = this.bot ? "..." : " (waiting for the bot to load)";
     const before = this.news ? `${this.news} ` : "";
@@ -564,8 +721,10 @@ class Page {
     const position = yours ? turn.position : this.shownPosition ?? this.position;
     const movable = yours && !turn.done ? new Set(turn.sources()) : new Set();
     const bots = this.state === "bot-turn";
-    // The bot's last play stays marked until you move a checker.
-    const moved = bots || (yours && !turn.moved) ? this.moved : new Set();
+    const over = this.state === "game-over" || this.state === "match-over";
+    // The bot's last play stays marked until you move a checker, and after the game's end.
+    const marked = bots || over || this.state === "saved" || (yours && !turn.moved);
+    const moved = marked ? this.moved : new Set();
     this.board.render({
       position,
       diceYou: yours ? this.yourDice() : [],
@@ -589,7 +748,6 @@ class Page {
     $("done").disabled = !yours || !turn.done;
     $("done").textContent = yours && turn.done && !turn.moved ? "Pass" : "Done";
     $("hint").disabled = !yours || !this.bot;
-    const over = this.state === "game-over" || this.state === "match-over";
     $("next-game").hidden = this.state !== "game-over";
     $("controls").classList.toggle("over", over);
     this.showScore();
@@ -632,6 +790,7 @@ class Page {
   }
 
   log(line, side = "") {
+    this.logLines.push([line, side]);
     const item = document.createElement("li");
     item.textContent = line;
     if (side) item.className = side;

@@ -8,6 +8,10 @@
  * checker lies at the edge of its point, in its own colour, ringed in red with a lock, and the
  * first checker that pins it sits half on top of it.
  *
+ * The drawing scales to its box, so its text would shrink with it on a phone: the view tells
+ * CSS how many of the drawing's units a screen pixel is (`--unit` on the <svg>), and the
+ * stylesheet keeps the point numbers, tray labels and counts at least about 12 pixels high.
+ *
  * `BoardView.render(view)` redraws everything from a plain description (below); every point
  * carries data attributes (`data-point`, `data-you`, `data-bot`, `data-pinned`, `data-movable`,
  * `data-lit`) that say what it shows, and `pointAt(x, y)` finds the point under the pointer.
@@ -18,7 +22,7 @@ import { POINTS } from "./tapa.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 // Geometry in the drawing's units.
-const LABEL = 22; // point numbers above and below
+const LABEL = 30; // point numbers above and below (room for 26 units, app.css's largest)
 const FRAME = 12;
 const PW = 46; // a point's width
 const R = 20; // a checker's radius
@@ -115,7 +119,8 @@ const PIPS = {
  *   movable    points whose checker you can move now (a Set)
  *   selected   the point whose checker you took, or null
  *   lit        where it can go (a Set of points, 0 for off)
- *   moved      points where checkers just landed (the last play, to show it), a Set
+ *   moved      points where checkers just landed (the last play, to show it), a Set;
+ *              -1: the bot bore a checker off
  *   turn       "you", "bot" or null: whose dice are live
  */
 export class BoardView {
@@ -124,6 +129,11 @@ export class BoardView {
     svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
     this.tops = new Map(); // point -> {x, y} of its top checker (trays: 0 yours, -1 the bot's)
     this.ghost = null;
+    const fit = () => {
+      const scale = svg.getScreenCTM()?.a;
+      if (scale > 0) svg.style.setProperty("--unit", String(1 / scale));
+    };
+    new ResizeObserver(fit).observe(svg);
   }
 
   render(view) {
@@ -131,8 +141,8 @@ export class BoardView {
     const tops = new Map();
     const parts = [this._frame()];
     for (let point = 1; point <= POINTS; point++) parts.push(this._point(point, view, tops));
-    parts.push(this._tray("bot", position.opp_off, false, tops));
-    parts.push(this._tray("you", position.own_off, view.lit.has(0), tops));
+    parts.push(this._tray("bot", position.opp_off, false, view.moved.has(-1), tops));
+    parts.push(this._tray("you", position.own_off, view.lit.has(0), false, tops));
     parts.push(this._dice(view.diceBot, "bot", view.turn === "bot"));
     parts.push(this._dice(view.diceYou, "you", view.turn === "you"));
     this.svg.replaceChildren(...parts);
@@ -229,7 +239,7 @@ export class BoardView {
     return el("g", { class: classes.join(" ") }, parts);
   }
 
-  _tray(side, off, lit, tops) {
+  _tray(side, off, lit, moved, tops) {
     const top = side === "bot";
     const y0 = top ? TOP : TOP + STACK + MID;
     const group = el("g", {
@@ -238,11 +248,9 @@ export class BoardView {
       "data-off": off,
       "data-lit": lit,
     });
-    group.append(
-      el("rect", {
-        x: TRAY_X, y: y0, width: TRAY, height: STACK, rx: 6, class: `tray-bed${lit ? " lit" : ""}`,
-      }),
-    );
+    // A bear-off of the bot's last play marks its tray as a landing marks a point (blue).
+    const bed = `tray-bed${lit ? " lit" : ""}${moved ? " moved" : ""}`;
+    group.append(el("rect", { x: TRAY_X, y: y0, width: TRAY, height: STACK, rx: 6, class: bed }));
     for (let i = 0; i < off; i++) {
       const y = top ? y0 + 4 + i * (SLAB + 1) : y0 + STACK - 4 - SLAB - i * (SLAB + 1);
       group.append(
@@ -251,9 +259,9 @@ export class BoardView {
         }),
       );
     }
-    const labelY = top ? y0 + STACK - 10 : y0 + 20;
+    const labelY = top ? y0 + STACK - 10 : y0 + 24;
     group.append(text(TRAY_X + TRAY / 2, labelY, `${off}`, { class: "tray-count" }));
-    const nameY = top ? y0 + STACK + 22 : y0 - 12;
+    const nameY = top ? y0 + STACK + 25 : y0 - 10;
     group.append(text(TRAY_X + TRAY / 2, nameY, top ? "bot" : "you", { class: "tray-name" }));
     const last = Math.max(off - 1, 0) * (SLAB + 1);
     const y = top ? y0 + 4 + SLAB / 2 + last : y0 + STACK - 4 - SLAB / 2 - last;

@@ -7,7 +7,9 @@
  *
  * The generator is sfc32 (the "small fast counter" of PractRand), seeded from a 32-bit
  * whole number; the dice depend only on the seed and on how many have been thrown, never on
- * the plays, so a seed gives the same rolls whatever the bot plays.
+ * the plays, so a seed gives the same rolls whatever the bot plays. A saved game keeps the
+ * generator's `state` and goes on from it (`Dice.resume`), so a reload rolls what the game
+ * would have rolled without it.
  */
 
 /** The largest seed: seeds are whole numbers from 0 to 2**32 - 1. */
@@ -37,6 +39,25 @@ export class Dice {
     this.seed = seed;
     this._state = [0x9e3779b9, 0x243f6a88, seed >>> 0, 1];
     for (let i = 0; i < 12; i++) this._next(); // mix the seed in
+  }
+
+  /**
+   * The dice of `seed` from a `state` an earlier `Dice` had (its next throws are that one's);
+   * throws an Error when `state` is not four 32-bit whole numbers.
+   */
+  static resume(seed, state) {
+    const word = (value) => Number.isInteger(value) && value >= 0 && value <= MAX_SEED;
+    if (!Array.isArray(state) || state.length !== 4 || !state.every(word)) {
+      throw new Error("the dice's state must be four whole numbers from 0 to 2**32 - 1");
+    }
+    const dice = new Dice(seed);
+    dice._state = [...state];
+    return dice;
+  }
+
+  /** The generator's state now: four 32-bit whole numbers, for `Dice.resume`. */
+  get state() {
+    return [...this._state];
   }
 
   _next() {

@@ -1,0 +1,42 @@
+/**
+ * The bot's hints as the page lists them: each play in notation with its equity (the points
+ * you expect from it), coloured by what it means for you, green for a gain and red for a
+ * loss, whatever its rank; the outcome chances, where the level has them, in its tooltip.
+ */
+
+/** An equity as shown, three decimals with its sign, and its tone: "good", "bad" or "even"
+ * (the tone follows the figure shown, so -0.0004 reads "+0.000", even). */
+export function equityLabel(equity) {
+  const shown = Number(equity.toFixed(3));
+  const tone = shown > 0 ? "good" : shown < 0 ? "bad" : "even";
+  return { text: `${shown >= 0 ? "+" : ""}${shown.toFixed(3)}`, tone };
+}
+
+function span(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+/** The win, lose and draw chances of a 1-ply play, in one line. */
+function chancesText(c) {
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  const win = `win ${pct(c.win + c.win_double)} (double ${pct(c.win_double)})`;
+  const lose = `lose ${pct(c.lose + c.lose_double)} (double ${pct(c.lose_double)})`;
+  return `${win}, ${lose}, draw ${pct(c.draw)}`;
+}
+
+/** A list item for one of `rank`'s entries: a button that calls `onPick` when tapped. */
+export function hintItem(entry, onPick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "hint-play";
+  const { text, tone } = equityLabel(entry.equity);
+  button.append(span("play", entry.text), span(`equity ${tone}`, text));
+  if (entry.chances) button.title = chancesText(entry.chances);
+  button.addEventListener("click", onPick);
+  const item = document.createElement("li");
+  item.append(button);
+  return item;
+}

@@ -1,0 +1,143 @@
+/**
+ * The game in progress, kept in the browser's localStorage so that a reload (or a phone that
+ * drops the tab) does not lose it. The page writes one record at the start of every turn and
+ * at the end of a game of a match, and offers it back when it is opened again.
+ *
+ *   saveGame(record);                // false where the browser keeps nothing (private mode)
+ *   const saved = loadGame(levels);  // the record, or null
+ *   clearGame();                     // the game is decided: nothing to go on with
+ *
+ * A record (version SAVE_VERSION) is a plain object:
+ *
+ *   seed, dice   the dice's seed and their generator's state after the last roll (ui_dice.js)
+ *   level        the bot's level id
+ *   match        points to win the match (0: a single game); games: each finished game's
+ *                gameResult (ui_match.js), from which the score is counted again
+ *   phase        "your-turn" or "bot-turn" (a turn begins: position is the mover's, roll its
+ *                dice) or "game-over" (a game of a match has ended: position is the last one,
+ *                from your side, and status says how it ended)
+ *   plays        plays made in this game, news the line the next status begins with
+ *   moved        the points the bot's last play landed on (-1: its tray), still marked
+ *   log          the game log, [[line, side]] with side "", "you" or "bot"
+ *
+ * A turn is kept at its roll: moves made in it and not yet played with Done are not, so a
+ * reload puts the turn back at its start, with the same dice.
+ *
+ * Whatever is read back is checked whole (`checkSaved`): a value that is not JSON, from
+ * another version of the page, or wrong anywhere is ignored, never half used, so it cannot
+ * break the page; the next record written replaces it.
+ */
+
+import { checkDice, checkPosition, outcome } from "./tapa.js";
+import { MAX_SEED } from "./ui_dice.js";
+import { BOT, Match, YOU } from "./ui_match.js";
+
+export const SAVE_KEY = "tapa.game";
+export const SAVE_VERSION = 1;
+export const PHASES = ["your-turn", "bot-turn", "game-over"];
+
+const KINDS = ["single", "gammon", "mother", "draw"];
+const SIDES = ["", YOU, BOT];
+
+/** The browser's localStorage, or null where using it is refused (it may throw on access). */
+function defaultStorage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes `record`; false when the browser keeps nothing (no storage, full, refused). */
+export function saveGame(record, storage = defaultStorage()) {
+  try {
+    storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...record }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The saved record, checked, or null when there is none or it cannot be used. */
+export function loadGame(levelIds, storage = defaultStorage()) {
+  try {
+    const text = storage.getItem(SAVE_KEY);
+    return text === null ? null : checkSaved(JSON.parse(text), levelIds);
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the saved game. */
+export function clearGame(storage = defaultStorage()) {
+  try {
+    storage.removeItem(SAVE_KEY);
+  } catch {
+    // nothing kept, nothing to forget
+  }
+}
+
+function check(ok, what) {
+  if (!ok) throw new Error(`the saved game's ${what} is wrong`);
+}
+
+const whole = (value, least, most) => Number.isInteger(value) && value >= least && value <= most;
+const text = (value) => typeof value === "string";
+
+/**
+ * A copy of `value` with only the record's fields, when it is a whole record of this version
+ * that a game can go on from (levels among `levelIds`, the match not decided, the position
+ * one the rules accept and not finished on a turn); else throws an Error saying what is wrong.
+ */
+export function checkSaved(value, levelIds) {
+  check(value !== null && typeof value === "object" && !Array.isArray(value), "record");
+  check(value.version === SAVE_VERSION, "version");
+  const { seed, dice, level, match, games, phase, position, roll, plays, news, moved, log } =
+    value;
+  check(whole(seed, 0, MAX_SEED), "seed");
+  const words = Array.isArray(dice) && dice.length === 4;
+  check(words && dice.every((word) => whole(word, 0, MAX_SEED)), "dice");
+  check(levelIds.includes(level), "level");
+  check(whole(match, 0, 99), "match");
+  check(Array.isArray(games), "games");
+  const played = new Match(match);
+  for (const game of games) {
+    check(game !== null && typeof game === "object", "games");
+    const { winner, points, kind, how } = game;
+    check([YOU, BOT, null].includes(winner) && KINDS.includes(kind) && text(how), "games");
+    check(whole(points, 0, 2) && (winner === null) === (points === 0), "games");
+    check(!played.over, "games"); // a decided match is not saved
+    played.record({ winner, points, kind, how });
+  }
+  check(!played.over, "games");
+  check(PHASES.includes(phase), "phase");
+  check(whole(plays, 0, 10_000), "plays");
+  check(text(news), "news");
+  check(Array.isArray(moved) && moved.every((point) => whole(point, -1, 24)), "moved");
+  check(
+    Array.isArray(log) &&
+      log.every((entry) => Array.isArray(entry) && text(entry[0]) && SIDES.includes(entry[1])),
+    "log",
+  );
+  const record = {
+    seed,
+    dice: [...dice],
+    level,
+    match,
+    games: played.games,
+    phase,
+    position: checkPosition(position),
+    plays,
+    news,
+    moved: [...moved],
+    log: log.map(([line, side]) => [line, side]),
+  };
+  if (phase === "game-over") {
+    check(played.games.length > 0 && text(value.status), "status");
+    record.status = value.status;
+  } else {
+    check(outcome(record.position) === null, "position"); // a finished game has no next turn
+    record.roll = [...checkDice(roll)];
+  }
+  return record;
+}

@@ -1,0 +1,148 @@
+// The page's saved game (web/js/ui_save.js), the dice it resumes (web/js/ui_dice.js) and the
+// hints' equity tones (web/js/ui_hints.js): the parts of the page that need no browser. The
+// page itself, reloaded, is tested in Chromium (tests/test_web_page.py).
+
+import assert from "node:assert/strict";
+import test from "node:test";
+
+import { flipPosition, initialPosition } from "../js/tapa.js";
+import { Dice } from "../js/ui_dice.js";
+import { equityLabel } from "../js/ui_hints.js";
+import {
+  SAVE_KEY,
+  SAVE_VERSION,
+  checkSaved,
+  clearGame,
+  loadGame,
+  saveGame,
+} from "../js/ui_save.js";
+
+const LEVELS = ["novice", "1ply", "2ply"];
+
+/** A Storage of a Map, as localStorage behaves (strings in, strings out). */
+function memoryStorage() {
+  const map = new Map();
+  return {
+    getItem: (key) => (map.has(key) ? map.get(key) : null),
+    setItem: (key, value) => map.set(key, String(value)),
+    removeItem: (key) => map.delete(key),
+    map,
+  };
+}
+
+function record(changes = {}) {
+  const dice = new Dice(7);
+  dice.roll();
+  return {
+    seed: 7,
+    dice: dice.state,
+    level: "2ply",
+    match: 3,
+    games: [{ winner: "bot", points: 2, kind: "gammon", how: "the bot bore off all 15" }],
+    phase: "your-turn",
+    position: initialPosition(),
+    roll: [6, 5],
+    plays: 0,
+    news: "",
+    moved: [19, -1],
+    log: [["Game 2 of a match to 3: you 0, bot 2.", ""], ["You 6-5: 24/13", "you"]],
+    ...changes,
+  };
+}
+
+test("a saved game is read back as it was written", () => {
+  const storage = memoryStorage();
+  assert.equal(saveGame(record(), storage), true);
+  assert.equal(JSON.parse(storage.map.get(SAVE_KEY)).version, SAVE_VERSION);
+  assert.deepEqual(loadGame(LEVELS, storage), record());
+  clearGame(storage);
+  assert.equal(loadGame(LEVELS, storage), null);
+});
+
+test("a game between the games of a match keeps its end, not a roll", () => {
+  const end = record({ phase: "game-over", roll: undefined, status: "The bot wins." });
+  const read = checkSaved({ version: SAVE_VERSION, ...end }, LEVELS);
+  assert.equal(read.status, "The bot wins.");
+  assert.equal("roll" in read, false);
+});
+
+test("anything else saved is ignored, never half used", () => {
+  const storage = memoryStorage();
+  const wrong = [
+    "{not json",
+    "null",
+    "7",
+    "[]",
+    JSON.stringify({ ...record(), version: SAVE_VERSION + 1 }),
+    JSON.stringify(record()), // no version at all
+  ];
+  const fields = {
+    seed: -1,
+    dice: [1, 2, 3],
+    level: "grandmaster",
+    match: 100,
+    games: [{ winner: "you", points: 9, kind: "single", how: "" }],
+    phase: "playing",
+    position: { ...initialPosition(), own_off: 1 },
+    roll: [0, 7],
+    plays: 1.5,
+    news: null,
+    moved: [25],
+    log: [["a line", "someone"]],
+  };
+  for (const [field, value] of Object.entries(fields)) {
+    wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ [field]: value }) }));
+  }
+  // A decided match, and a finished game waiting for a roll, have nothing to go on with.
+  const won = { winner: "you", points: 2, kind: "gammon", how: "" };
+  wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ games: [won, won] }) }));
+  const finished = { ...initialPosition(), own: Array(24).fill(0), own_off: 15 };
+  wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ position: finished }) }));
+  for (const value of wrong) {
+    storage.setItem(SAVE_KEY, value);
+    assert.equal(loadGame(LEVELS, storage), null, value);
+  }
+});
+
+test("a browser that keeps nothing breaks nothing", () => {
+  const refusing = {
+    getItem() {
+      throw new Error("SecurityError");
+    },
+    setItem() {
+      throw new Error("QuotaExceededError");
+    },
+    removeItem() {
+      throw new Error("SecurityError");
+    },
+  };
+  assert.equal(saveGame(record(), refusing), false);
+  assert.equal(loadGame(LEVELS, refusing), null);
+  clearGame(refusing);
+  assert.equal(saveGame(record(), null), false);
+  assert.equal(loadGame(LEVELS, null), null);
+});
+
+test("resumed dice throw what the dice would have thrown", () => {
+  const dice = new Dice(123);
+  for (let i = 0; i < 5; i++) dice.roll();
+  const resumed = Dice.resume(123, JSON.parse(JSON.stringify(dice.state)));
+  for (let i = 0; i < 50; i++) assert.deepEqual(resumed.roll(), dice.roll());
+  assert.throws(() => Dice.resume(123, [1, 2, 3]), /four whole numbers/);
+  assert.throws(() => Dice.resume(123, [1, 2, 3, 2 ** 32]), /four whole numbers/);
+});
+
+test("an equity reads with its sign and its tone: a loss red, a gain green", () => {
+  assert.deepEqual(equityLabel(0.1404), { text: "+0.140", tone: "good" });
+  assert.deepEqual(equityLabel(-1.0876), { text: "-1.088", tone: "bad" });
+  assert.deepEqual(equityLabel(-0.0004), { text: "+0.000", tone: "even" });
+  assert.deepEqual(equityLabel(0), { text: "+0.000", tone: "even" });
+  assert.deepEqual(equityLabel(2), { text: "+2.000", tone: "good" });
+});
+
+test("the bot's turn is saved from its side", () => {
+  const position = flipPosition(initialPosition());
+  const saved = { version: SAVE_VERSION, ...record({ phase: "bot-turn", position }) };
+  const read = checkSaved(saved, LEVELS);
+  assert.deepEqual(read.position, position);
+});
