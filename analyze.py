@@ -2,7 +2,9 @@
 
 Lists every legal play of the roll in notation, best first, with its equity (expected points
 for the side to play) at one ply, at two plies and by rollout, the rollout's standard error,
-and the outcome chances (single and double wins, draws, single and double losses);
+how far it is behind the best play with the standard error of that difference from the paired
+trials (``*`` where it exceeds two of them), and the outcome chances (single and double wins,
+draws, single and double losses);
 ``out=PATH`` also writes them as JSON. ``python analyze.py game=FILE`` analyses a recorded
 game instead. ``python analyze.py --help`` lists every setting.
 

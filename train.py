@@ -129,10 +129,11 @@ def report(result: TrainResult, config: RunConfig, run_dir: Path, curve: Path | 
             print(f"the last evaluation, at {evaluated} games:")
         for name, value in result.evaluation.items():
             if isinstance(value, dict):
-                low, high = value["ppg_ci95"]
+                interval = value["ppg_ci95"]  # null where the games are one duplicate pair
+                shown = "[no interval]" if interval is None else "[{:+.3f}, {:+.3f}]"
                 print(
                     f"  vs {name:<10} win {value['win_rate']:6.1%}  ppg {value['ppg']:+.3f} "
-                    f"[{low:+.3f}, {high:+.3f}] over {value['games']} games"
+                    f"{shown.format(*interval or ())} over {value['games']} games"
                 )
     print(f"checkpoint: {result.checkpoint}")
     if curve is not None:

@@ -31,8 +31,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the dice seed")
     parser.add_argument("--reference", default=DEFAULT_REFERENCE, help="the TD bot valuing luck")
     args = parser.parse_args()
-    if args.games % 2:
-        parser.error(f"--games must be even (duplicate dice play games in pairs), got {args.games}")
+    if args.games % 2 or args.games < 4:
+        parser.error(
+            "--games must be even and at least 4 (duplicate dice play games in pairs, and an "
+            f"interval needs two pairs), got {args.games}"
+        )
 
     start = time.perf_counter()
     factors = []

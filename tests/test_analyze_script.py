@@ -38,7 +38,8 @@ def analyze(*arguments: str) -> subprocess.CompletedProcess:
 
 def table_rows(stdout: str) -> list[tuple[int, str, list[str]]]:
     """The play rows of the printed table: rank, play and the figures after it (1-ply,
-    2-ply, rollout and its error or ``-``, diff, the five chances)."""
+    2-ply, rollout and its error or ``-``, diff and, but for the best play, its error and
+    ``*`` where it is significant, the five chances)."""
     lines = stdout.splitlines()
     rule = next(i for i, line in enumerate(lines) if line.startswith("---"))
     header = lines[rule - 1]
@@ -63,7 +64,11 @@ def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
     assert [rank for rank, _, _ in rows] == list(range(1, len(texts) + 1))
     listed = [play for _, play, _ in rows]
     assert sorted(listed) == sorted(texts) and len(set(listed)) == len(texts)
-    assert [len(figures) for _, _, figures in rows] == [10] * 3 + [9] * (len(texts) - 3)
+    # The best play: no difference to measure; the other rolled-out ones: the standard error
+    # of their difference from the best, and * where it is significant.
+    assert [len(figures) for _, _, figures in rows] == [10] + [
+        11 + (figures[-6] == "*") for _, _, figures in rows[1:3]
+    ] + [9] * (len(texts) - 3)
     report = json.loads(out.read_text())
     assert set(report) == {
         *("position", "dice", "player", "rules", "rollout", "columns", "plays", "exact_races")
@@ -78,7 +83,14 @@ def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
             assert set(entry[depth]) == {"equity", *OUTCOMES}
             assert sum(entry[depth][name] for name in OUTCOMES) == pytest.approx(1, abs=1e-5)
     rolled = [entry["rollout"] for entry in report["plays"][:3]]
-    assert all(set(r) == {"equity", "stderr", *OUTCOMES} for r in rolled)
+    assert set(rolled[0]) == {"equity", "stderr", *OUTCOMES}
+    differences = {"behind", "behind_stderr", "significant"}
+    assert all(set(r) == {"equity", "stderr", *OUTCOMES, *differences} for r in rolled[1:])
+    for r, (_, _, figures) in zip(rolled[1:], rows[1:3]):
+        assert r["behind"] == pytest.approx(rolled[0]["equity"] - r["equity"])
+        assert r["significant"] == (r["behind"] > 2 * r["behind_stderr"])
+        assert figures[5] == f"{r['behind_stderr']:.3f}"
+        assert (figures[6] == "*") == r["significant"]
     assert [r["equity"] for r in rolled] == sorted((r["equity"] for r in rolled), reverse=True)
     assert all(entry["rollout"] is None for entry in report["plays"][3:])
     assert "rollout" in done.stderr  # the progress bar
@@ -140,6 +152,39 @@ def test_a_mistake_is_one_line_and_status_2(arguments, message):
     assert len(lines) == 1 and lines[0].startswith("analyze.py: error: "), done.stderr
     assert message in lines[0]
     assert done.stdout == ""
+
+
+def test_a_folder_as_game_is_named_a_folder_with_a_record_file_as_example(tmp_path):
+    done = analyze(f"game={tmp_path}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"analyze.py: error: game={tmp_path} is a folder; game= takes one game record file "
+        "(a .tapa file)"
+    ]
+    pairing = tmp_path / "01-offensive-vs-random"  # as evaluate.py record_games=DIR writes
+    pairing.mkdir()
+    for name in ("game-00002.tapa", "game-00001.tapa"):
+        (pairing / name).write_text("")
+    done = analyze(f"game={tmp_path}")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"analyze.py: error: game={tmp_path} is a folder; game= takes one game record file, "
+        f"such as game={pairing / 'game-00001.tapa'}"
+    ]
+
+
+def test_a_record_cut_in_the_middle_of_a_turn_is_one_line_naming_the_file_and_the_cut(tmp_path):
+    text = (ROOT / "docs" / "game-records.md").read_text()
+    example = text.split("```text\n")[1].split("\n```")[0].splitlines()
+    cut = tmp_path / "cut.tapa"
+    cut.write_text("\n".join([*example[:28], example[28][:8]]))  # ' 19 O 3-' and no more
+    done = analyze(f"game={cut}", f"player={BOT}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"analyze.py: error: {cut}, line 29: the record ends in the middle of turn 19: its last "
+        "line '19 O 3-' is incomplete (a turn's line holds its number, side, roll and play, as "
+        "'1 O 6-5  24/18/13')"
+    ]
 
 
 def test_out_that_is_a_directory_is_refused_before_any_work(tmp_path):

@@ -200,6 +200,22 @@ def test_points_interval_is_clipped_to_the_possible_range(sign):
         assert summary["ppg_ci95"] == [-2.0, pytest.approx(high)]
 
 
+def test_one_unit_gives_no_interval_rather_than_one_of_no_width():
+    # One duplicate pair: its two games are one independent unit, which says nothing of noise.
+    mean, interval = mean_ci95(np.array([2, 1]), np.array([0, 0]), bounds=(-2, 2))
+    assert (mean, interval) == (1.5, None)
+    results = GameResults(
+        points=np.array([2, 1]),
+        kind=np.array([GAMMON, SINGLE], dtype=np.int8),
+        turns=np.array([40, 50]),
+        starter=np.array([0, 1], dtype=np.int8),
+        unit=np.array([0, 0]),
+        series=np.arange(2),
+    )
+    summary = summarize(("a", "b"), results)
+    assert summary["ppg"] == 1.5 and summary["ppg_ci95"] is None
+
+
 def test_interval_bounds_leave_an_interval_inside_them_alone():
     points = np.array([1, -1, 2, 0, 1])
     assert mean_ci95(points, np.arange(5), bounds=(-2, 2)) == mean_ci95(points, np.arange(5))

@@ -452,6 +452,7 @@ def test_the_command_writes_what_the_tables_are(tmp_path, tables):
         cwd=ROOT,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     read = read_database(out)

@@ -176,6 +176,7 @@ def test_the_command_explains_itself():
         cwd=ROOT,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     assert "--out" in done.stdout and "TAPA_BEAROFF" in done.stdout

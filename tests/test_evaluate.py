@@ -18,6 +18,7 @@ from agents.evaluation.tournament import (
     TournamentConfig,
     check_config,
     check_output_path,
+    format_table,
     round_robin,
 )
 
@@ -56,6 +57,36 @@ def test_evaluate_prints_the_table_and_writes_results_json_by_the_contract(tmp_p
         assert results["pairings"][1]["players"] == ["offensive", "random"]
         for rating in results["ratings"].values():
             assert rating["ci95"][0] <= rating["rating"] <= rating["ci95"][1]
+
+
+def test_one_duplicate_pair_gives_no_interval_and_the_table_says_why(tmp_path):
+    done = run_evaluate(tmp_path, "players=[offensive,random]", "games=2", "workers=1")
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("offensive vs"))
+    assert "(too few games)" in row and "[" not in row  # no interval of zero width
+    assert (
+        "(too few games): the pairing's games are one independent unit (a duplicate pair), "
+        "and a 95% interval needs two at least: games=4 or more."
+    ) in done.stdout.splitlines()
+    pairing = json.loads((tmp_path / "run" / "results.json").read_text())["pairings"][0]
+    assert "ppg_ci95" in pairing and pairing["ppg_ci95"] is None
+
+
+def test_the_table_names_the_unit_that_was_one_and_is_silent_when_every_pairing_has_two():
+    one_match = round_robin(
+        TournamentConfig(
+            players=["offensive", "random"], games=1, duplicate=False, match_points=1, workers=1
+        )
+    )
+    assert one_match["pairings"][0]["ppg_ci95"] is None
+    text = format_table(one_match)
+    assert "one independent unit (a match)" in text and "games=2 or more" in text
+    two_games = round_robin(
+        TournamentConfig(players=["offensive", "random"], games=2, duplicate=False, workers=1)
+    )
+    low, high = two_games["pairings"][0]["ppg_ci95"]
+    assert low <= two_games["pairings"][0]["ppg"] <= high
+    assert "too few games" not in format_table(two_games)
 
 
 def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> None:
@@ -166,7 +197,11 @@ def test_evaluate_keeps_the_traceback_of_a_fault_of_the_program(tmp_path):
 
 def test_evaluate_help_explains_every_setting():
     done = subprocess.run(
-        [sys.executable, "evaluate.py", "--help"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "evaluate.py", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0
     for setting in TournamentConfig.__dataclass_fields__:

@@ -295,7 +295,11 @@ def test_the_onnx_model_has_a_checksum_file_that_sha256sum_accepts(onnx_export, 
     check_onnx_checksum(model)
     if shutil.which("sha256sum"):
         done = subprocess.run(
-            ["sha256sum", "-c", sidecar.name], cwd=model.parent, capture_output=True, text=True
+            ["sha256sum", "-c", sidecar.name],
+            cwd=model.parent,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0 and done.stdout == "tapa.onnx: OK\n", done.stderr
 

@@ -244,6 +244,36 @@ def test_a_truncated_record_is_refused_naming_its_last_line(match_text):
     assert "truncated" in message
 
 
+@pytest.mark.parametrize("kept", [1, 3, 5, 7, -1])  # '9', '9 O', '9 O 6', '9 O 6-5', '9 O 6-5  24/'
+def test_a_record_cut_in_the_middle_of_a_turn_says_so_naming_its_last_line(match_text, kept):
+    lines = match_text.splitlines()
+    number = line_of(lines, r"\s+9 [OX] ")
+    turn = lines[number - 1].strip()
+    cut = turn[:kept] if kept > 0 else turn[: turn.index("/") + 1]
+    message = refused("\n".join([*lines[: number - 1], f"  {cut}"]))
+    assert message.startswith(
+        f"m.tapa, line {number}: the record ends in the middle of turn 9: its last line "
+        f"{cut!r} is incomplete"
+    ), message
+    assert "expected turn" not in message  # no made-up turn that reads like the lost one
+    if kept < 0:  # the play lost its end: what the reader made of it follows
+        assert "illegal play" in message
+
+
+def test_a_turn_line_that_is_wrong_before_the_end_shows_the_form_not_a_turn(match_text):
+    lines = match_text.splitlines()
+    number = line_of(lines, r"\s+9 [OX] ")
+    lines[number - 1] = lines[number - 1].split()[0] + " O"
+    message = refused("\n".join(lines))
+    assert f"line {number}: expected turn 9 (a turn's line holds its number, side, roll" in message
+    assert "as '1 O 6-5  24/18/13') or a Result: line" in message
+
+
+def test_a_folder_is_no_record(tmp_path):
+    with pytest.raises(GameRecordError, match=rf"^{re.escape(str(tmp_path))}: is a folder"):
+        read_record(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("first", "phrase"),
     [
@@ -466,6 +496,7 @@ def test_the_documented_example_is_a_record_and_its_errors_are_the_readers():
         damaged.append(changed)
     damaged.append(lines[:16] + lines[17:])  # turn 7 left out
     damaged.append(lines[:30])  # cut after turn 20
+    damaged.append([*lines[:28], lines[28][:8]])  # cut in the middle of turn 19: ' 19 O 3-'
     documented = doc_blocks("text")[2].splitlines()
     messages = []
     for changed in damaged:

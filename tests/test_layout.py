@@ -152,6 +152,7 @@ def test_importing_agents_and_loading_a_bot_file_needs_no_torch():
         cwd=ROOT,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
 
@@ -201,7 +202,11 @@ def test_every_algorithm_has_a_package_a_config_file_a_schema_and_a_reader():
 
 def test_train_py_offers_exactly_the_registered_algorithms():
     done = subprocess.run(
-        [sys.executable, "train.py", "agent=nothing"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "train.py", "agent=nothing"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert f"the algorithms are {', '.join(REGISTRY)}" in done.stderr
 
@@ -213,6 +218,7 @@ def composed(*overrides: str) -> dict:
         cwd=ROOT,
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     return yaml.safe_load(done.stdout)
@@ -253,7 +259,11 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
 
 def test_an_unknown_algorithm_is_one_line_and_status_2():
     done = subprocess.run(
-        [sys.executable, "train.py", "agent=dqn"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "train.py", "agent=dqn"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 2
     assert done.stderr.strip() == (

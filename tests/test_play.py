@@ -20,6 +20,7 @@ from boards import board
 from entry_scripts import run_play
 
 from agents import load_player
+from agents.evaluation.game_record import describe_roll, read_record
 from agents.play import terminal as play
 from tapa_env import Position, legal_plays, outcome
 from tapa_env.board_text import draw_framed_board, pip_counts
@@ -94,6 +95,48 @@ def test_a_match_to_three_points_is_played_to_its_end():
     for (who, _), later in zip(results, text.split("\nGame ")[2:]):
         starter = "You won the last game" if who == "You win" else "random won the last game"
         assert later.splitlines()[1].startswith(starter)
+
+
+def test_rolls_are_told_the_higher_die_first_as_the_game_record_writes_them(tmp_path):
+    done = run_play(
+        "opponent=random", "seed=1", "record=game.tapa", stdin=CONFIRMED_GAME, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    told = re.findall(r"^(?:random rolls|You roll) (\d-\d)\b", text, re.M)
+    record = read_record(tmp_path / "game.tapa")
+    written = [describe_roll(turn.dice) for game in record.games for turn in game.turns]
+    assert told == written  # the terminal and the record say every roll alike
+    assert all(roll[0] >= roll[2] for roll in told) and any(roll[0] > roll[2] for roll in told)
+    prompts = re.findall(r"^Your play \((\d)-(\d)\):", text, re.M)
+    assert prompts and all(high >= low for high, low in prompts)
+
+
+def test_a_runs_checkpoint_plays_under_its_runs_name(tmp_path):
+    checkpoints = tmp_path / "runs" / "agent-td" / "checkpoints"
+    checkpoints.mkdir(parents=True)
+    shipped = (ROOT / "checkpoints" / "tapa-td.pt").read_bytes()  # a bot.pt, as runs write it
+    for name in ("bot.pt", "last.pt", "tapa-mine.pt"):
+        (checkpoints / name).write_bytes(shipped)
+    names = {
+        spec: load_player(str(checkpoints / spec)).name
+        for spec in ("bot.pt", "last.pt", "bot.pt@2ply", "last.pt@3ply", "tapa-mine.pt@2ply")
+    }
+    assert names == {
+        "bot.pt": "agent-td",
+        "last.pt": "agent-td",
+        "bot.pt@2ply": "agent-td@2ply",
+        "last.pt@3ply": "agent-td@3ply",
+        "tapa-mine.pt@2ply": "tapa-mine@2ply",  # any other file: its stem
+    }
+    (tmp_path / "bot.pt").write_bytes(shipped)  # no run's checkpoints/ folder: the stem
+    assert load_player(str(tmp_path / "bot.pt")).name == "bot"
+    done = run_play(
+        "opponent=runs/agent-td/checkpoints/bot.pt@2ply", "seed=5", "first=bot", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "you play O against agent-td@2ply (X)" in done.stdout
+    assert "agent-td@2ply rolls" in done.stdout and "bot rolls" not in done.stdout
 
 
 def test_a_single_game_says_how_it_was_won():

@@ -260,7 +260,8 @@ def test_a_checkpoint_plays_the_same_action_probabilities(tmp_path):
     with torch.no_grad():
         assert torch.equal(player.network(obs, mask)[0], original(obs, mask)[0])
     assert player.name == "saved" and is_ppo_checkpoint(result.checkpoint)
-    assert load_player(str(result.checkpoint)).name == "last"  # agents.load_player knows it
+    # agents.load_player knows it, and names it after its run (run/checkpoints/last.pt)
+    assert load_player(str(result.checkpoint)).name == "run"
     with pytest.raises(ValueError, match="has no 2-ply search"):
         load_player(f"{result.checkpoint}@2ply")
 

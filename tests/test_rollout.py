@@ -15,15 +15,24 @@ import pytest
 import agents.analysis.rollout as rollout_module
 from agents import load_player
 from agents.analysis.opening import (
+    DOCS,
     OPENING_ROLLS,
     README_BEGIN,
     README_END,
+    SUMMARY,
     document,
+    main,
     opening_table,
     readme_table,
     replace_readme_table,
 )
-from agents.analysis.positions import one_ply_chances, two_ply_chances
+from agents.analysis.positions import (
+    SIGNIFICANT,
+    analyse_position,
+    format_analysis,
+    one_ply_chances,
+    two_ply_chances,
+)
 from agents.analysis.rollout import (
     THROWS,
     play_trials,
@@ -239,6 +248,61 @@ def test_a_play_that_ends_the_game_is_worth_its_result_at_every_depth(bot):
         assert chances.tolist() == [one_hot_outcomes(np.array([2]))[0].tolist()]
 
 
+# --- how far each play is behind the best -------------------------------------------------------
+
+
+def rolled_out(report: dict) -> list[dict]:
+    """The rolled-out plays of a report, best first."""
+    return [entry for entry in report["plays"] if entry["rollout"]]
+
+
+def test_each_play_is_behind_the_best_by_the_paired_trials_with_its_standard_error(bot):
+    report = analyse_position(
+        bot, Position.initial(), (4, 4), bot.rules, trials=72, candidates=0, truncate=4, seed=3
+    )
+    plays = rolled_out(report)
+    assert len(plays) == len(legal_afterstates(Position.initial(), (4, 4))) > 2
+    rows = np.stack([Position.from_key(entry["afterstate"]).row for entry in plays])
+    again = roll_out(bot, rows, trials=72, seed=3, truncate=4)  # the same trials, best first
+    best = plays[0]["rollout"]
+    assert not {"behind", "behind_stderr", "significant"} & set(best)
+    for k, entry in enumerate(plays[1:], start=1):
+        rolled = entry["rollout"]
+        behind, error = again.difference(0, k)  # per trial: the same dice for both plays
+        assert rolled["behind"] == pytest.approx(behind)
+        assert rolled["behind"] == pytest.approx(best["equity"] - rolled["equity"])
+        assert rolled["behind_stderr"] == pytest.approx(error)
+        paired = again.points[0] - again.points[k]
+        assert error == pytest.approx(paired.std(ddof=1) / np.sqrt(72))
+        assert rolled["significant"] == (rolled["behind"] > SIGNIFICANT * error)
+    marks = [entry["rollout"]["significant"] for entry in plays[1:]]
+    assert any(marks) and not all(marks)  # this seed has both (a check of the table below)
+    lines = format_analysis(report).splitlines()
+    assert "±se    diff    ±se" in next(line for line in lines if "rollout" in line and "#" in line)
+    for entry in plays[1:]:
+        line = next(line for line in lines if f"  {entry['play']}  " in line)
+        mark = "*" if entry["rollout"]["significant"] else " "
+        assert (
+            f"{-entry['rollout']['behind']:+.3f}  {entry['rollout']['behind_stderr']:.3f} {mark}"
+            in line
+        )
+    assert "*: behind by more than 2 standard errors" in " ".join(lines)
+
+
+def test_exact_differences_are_significant_and_one_trial_marks_none(bot):
+    exact = analyse_position(
+        bot, Position.initial(), (2, 1), bot.rules, trials=36, candidates=0, truncate=0
+    )
+    for entry in rolled_out(exact)[1:]:  # the 1-ply judgement: no noise at all
+        rolled = entry["rollout"]
+        assert rolled["behind_stderr"] == 0.0
+        assert rolled["significant"] == (rolled["behind"] > 0)
+    once = analyse_position(
+        bot, Position.initial(), (4, 4), bot.rules, trials=1, candidates=0, truncate=4
+    )
+    assert not any(entry["rollout"]["significant"] for entry in rolled_out(once)[1:])
+
+
 # --- the opening table ------------------------------------------------------------------------
 
 
@@ -267,6 +331,45 @@ def test_the_opening_table_has_every_roll_and_its_rolled_out_plays(bot):
     assert "python -m agents.analysis.opening --trials 2" in text
 
 
+def test_the_opening_tables_are_written_only_with_write(tmp_path, capsys):
+    docs, summary = tmp_path / "opening.md", tmp_path / "analysis.md"
+    docs.write_text("the published table\n")
+    summary.write_text(f"intro\n{README_BEGIN}\nthe published short table\n{README_END}\n")
+    before = docs.read_text(), summary.read_text()
+    arguments = ["--trials", "1", "--candidates", "1", "--workers", "1", "--player", str(BOT)]
+    arguments += ["--docs", str(docs), "--summary", str(summary)]
+    main(arguments)  # a trial run: the table printed, nothing written
+    printed = capsys.readouterr().out
+    assert (docs.read_text(), summary.read_text()) == before
+    assert printed.startswith("| roll | best play |") and len(printed.splitlines()) >= 2 + 21
+    assert "nothing written" in printed and "--write" in printed
+    main([*arguments, "--write"])
+    printed = capsys.readouterr().out
+    assert "published" not in docs.read_text() + summary.read_text()
+    assert f"--trials 1 --candidates 1 --seed 0 --player {BOT} --write" in docs.read_text()
+    assert summary.read_text().startswith(f"intro\n{README_BEGIN}\n| roll | best play |")
+    assert f"written to {docs} and {summary}" in printed
+
+
+def test_the_opening_help_says_that_only_write_writes(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "writes nothing unless --write is given" in text
+    assert "--write write the tables" in text
+
+
+def test_write_is_refused_before_the_rollouts_when_the_summary_has_no_markers(tmp_path, capsys):
+    summary = tmp_path / "analysis.md"
+    summary.write_text("no markers\n")
+    with pytest.raises(SystemExit) as stopped:
+        main(["--write", "--player", str(BOT), "--summary", str(summary)])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert f"{summary} has no lines" in error and len(error.splitlines()) == 1
+
+
 def test_the_readme_table_goes_between_its_markers():
     readme = f"intro\n{README_BEGIN}\nold\n{README_END}\nrest\n"
     assert (
@@ -276,13 +379,14 @@ def test_the_readme_table_goes_between_its_markers():
         replace_readme_table("no markers here", "new")
 
 
-def test_the_shipped_opening_table_is_in_the_readme_and_the_docs():
-    readme = (ROOT / "README.md").read_text()
-    table = readme.split(README_BEGIN)[1].split(README_END)[0]
+def test_the_shipped_opening_table_is_in_the_analysis_docs_and_the_whole_one_beside_it():
+    summary = SUMMARY.read_text()  # docs/analysis.md: the README links it
+    table = summary.split(README_BEGIN)[1].split(README_END)[0]
     rolls = [line.split("|")[1].strip() for line in table.strip().splitlines()[2:]]
     assert rolls == [f"{high}-{low}" for high, low in OPENING_ROLLS]
-    docs = (ROOT / "docs" / "opening.md").read_text()
-    assert "python -m agents.analysis.opening" in docs and "(docs/opening.md)" in readme
+    docs = DOCS.read_text()
+    assert "python -m agents.analysis.opening" in docs and "(opening.md)" in summary
+    assert (SUMMARY.parent, DOCS.parent) == (ROOT / "docs", ROOT / "docs")
 
 
 START_METHOD = """
@@ -311,6 +415,7 @@ def test_workers_start_by_fork_only_for_numpy_work_from_a_process_with_one_threa
         text=True,
         cwd=Path(__file__).resolve().parents[1],
         check=True,
+        timeout=600,
     )
     assert done.stdout.strip() == method
 

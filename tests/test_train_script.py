@@ -41,7 +41,11 @@ def run_train(run_dir: Path, *overrides: str, wait: bool = True):
 
 def test_help_explains_every_setting():
     done = subprocess.run(
-        [sys.executable, "train.py", "--help"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "train.py", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     names = [f.name for f in dataclasses.fields(TDConfig) if f.name not in ("agent", "learner")]
@@ -208,3 +212,18 @@ def test_a_stopped_run_says_when_its_last_evaluation_was(capsys, tmp_path):
     evaluation["games_trained"] = 35774  # evaluated at the end: nothing to say
     train.report(stopped, TDConfig(), tmp_path, None)
     assert "the last evaluation" not in capsys.readouterr().out
+
+
+def test_an_evaluation_of_one_duplicate_pair_has_no_interval_to_report(capsys, tmp_path):
+    import train
+    from agents.runs.settings import TrainResult
+    from agents.td.config import TDConfig
+
+    evaluation = {
+        "games_trained": 200,
+        "offensive": {"win_rate": 0.5, "ppg": 0.5, "ppg_ci95": None, "games": 2},  # eval_games=2
+    }
+    done = TrainResult("finished", 200, 18000, tmp_path / "last.pt", evaluation, 3.0)
+    train.report(done, TDConfig(), tmp_path, None)
+    lines = capsys.readouterr().out.splitlines()
+    assert "  vs offensive  win  50.0%  ppg +0.500 [no interval] over 2 games" in lines

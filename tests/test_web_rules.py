@@ -39,7 +39,9 @@ def node() -> str:
             "node is not on PATH: the JavaScript rules in web/js are tested with "
             f"`node --test` (Node.js {NODE_MAJOR} or later; Debian: apt-get install nodejs)"
         )
-    version = subprocess.run([found, "--version"], capture_output=True, text=True).stdout
+    version = subprocess.run(
+        [found, "--version"], capture_output=True, text=True, timeout=600
+    ).stdout
     major = re.match(r"v(\d+)\.", version)
     if not major or int(major.group(1)) < NODE_MAJOR:
         pytest.fail(f"{found} is Node.js {version.strip()}; web/test needs {NODE_MAJOR} or later")
@@ -122,7 +124,11 @@ def test_the_benchmark_prints_its_figures_and_refuses_a_bad_option():
     assert re.search(r"^position_rolls_per_second \d+$", result.stdout, re.MULTILINE)
     assert re.search(r"^afterstates_per_second \d+$", result.stdout, re.MULTILINE)
     refused = subprocess.run(
-        [node(), "bench/web_rules.mjs", "--pool", "0"], cwd=ROOT, capture_output=True, text=True
+        [node(), "bench/web_rules.mjs", "--pool", "0"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert refused.returncode == 2
     assert refused.stderr.strip() == "web_rules.mjs: --pool takes a positive integer, got 0"

@@ -6,10 +6,13 @@ the best ``candidates`` by two plies are rolled out, all rolls' in one batched r
 (:mod:`agents.analysis.rollout`), and the table lists each roll's best plays by rollout.
 
     python -m agents.analysis.opening [--trials 5184] [--candidates 5] [--workers 2] [--seed 0]
+        [--write]
 
-writes docs/opening.md (the three best plays of every roll) and the short table of the
-README (each roll's best play), between its markers :data:`README_BEGIN` and
-:data:`README_END`.
+prints the short table (each roll's best play) and writes nothing: a trial run with few
+trials must not replace the published tables with noise. With ``--write`` it also writes
+docs/opening.md (the three best plays of every roll) and the short table into
+docs/analysis.md, between its markers :data:`README_BEGIN` and :data:`README_END`
+(``--docs`` and ``--summary`` name other files).
 """
 
 from __future__ import annotations
@@ -34,11 +37,16 @@ from .config import DEFAULT_PLAYER
 from .positions import AnalyzeError, make_report, resolve_player, value_plays
 from .rollout import roll_out
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
+"""The repository, whose docs/ the tables go to."""
 OPENING_ROLLS = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 """The 21 opening rolls, higher die first: 1-1, 2-1, 2-2, 3-1, ..., 6-6."""
 SHOWN = 3
 """Plays per roll in docs/opening.md."""
+DOCS = ROOT / "docs" / "opening.md"
+"""Where ``--write`` writes the whole table."""
+SUMMARY = ROOT / "docs" / "analysis.md"
+"""Where ``--write`` writes the short table, between its markers."""
 README_BEGIN = "<!-- opening table: python -m agents.analysis.opening writes it -->"
 README_END = "<!-- end of the opening table -->"
 
@@ -56,7 +64,8 @@ def opening_table(
     """The :func:`~agents.analysis.positions.make_report` of each opening roll, in
     :data:`OPENING_ROLLS` order; every roll's ``candidates`` best plays by two plies are
     rolled out ``trials`` times, all in one rollout (``started`` gets its number of games,
-    ``progress`` the games finished)."""
+    ``progress`` the games finished). The rolls' plays share the trials' dice, so each
+    play's ``behind`` the best of its roll is paired (:func:`make_report`)."""
     rules = player.rules
     start = Position.initial()
     rolls = [value_plays(player, start, dice, rules, candidates, trials) for dice in OPENING_ROLLS]
@@ -69,14 +78,7 @@ def opening_table(
     for values in rolls:
         last = first + len(values.rolled)
         mine = result.select(slice(first, last))
-        report = make_report(values, player.name, rules, mine, trials)
-        texts = [values.plays[index].text for index in values.rolled]
-        best, *others = [entry for entry in report["plays"] if entry["rollout"]]
-        for entry in others:  # how far behind the best, from the paired trials
-            lead, error = mine.difference(texts.index(best["play"]), texts.index(entry["play"]))
-            entry["rollout"]["behind"] = lead
-            entry["rollout"]["behind_stderr"] = error
-        reports.append(report)
+        reports.append(make_report(values, player.name, rules, mine, trials))
         first = last
     return reports
 
@@ -168,18 +170,24 @@ def document(
     return "\n".join(lines)
 
 
-def replace_readme_table(readme: str, table: str) -> str:
+def replace_readme_table(readme: str, table: str, name: str | Path = "the README") -> str:
     """``readme`` with the text between :data:`README_BEGIN` and :data:`README_END`
-    replaced by ``table``; a ``ValueError`` when the markers are missing."""
+    replaced by ``table``; a ``ValueError`` naming the file ``name`` when the markers are
+    missing."""
     begin, end = readme.find(README_BEGIN), readme.find(README_END)
     if begin < 0 or end < begin:
-        raise ValueError(f"the README has no lines {README_BEGIN!r} ... {README_END!r}")
+        raise ValueError(f"{name} has no lines {README_BEGIN!r} ... {README_END!r}")
     return f"{readme[: begin + len(README_BEGIN)]}\n{table}\n{readme[end:]}"
 
 
-def main(arguments: list[str] | None = None) -> None:
+def parse_arguments(
+    arguments: list[str] | None,
+) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The command line read (``--help`` answered)."""
     parser = argparse.ArgumentParser(
-        prog="python -m agents.analysis.opening", description=__doc__.splitlines()[0]
+        prog="python -m agents.analysis.opening",
+        description=f"{__doc__.splitlines()[0]} Prints the short table (each roll's best "
+        "play) and writes nothing unless --write is given.",
     )
     parser.add_argument(
         "--trials", type=whole_number_argument(1), default=5184, help="games per play"
@@ -192,21 +200,41 @@ def main(arguments: list[str] | None = None) -> None:
         "--workers", type=whole_number_argument(0), default=0, help="0: one per core"
     )
     parser.add_argument("--player", default=DEFAULT_PLAYER, help="the trained bot")
-    parser.add_argument("--docs", type=Path, default=ROOT / "docs" / "opening.md")
-    parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
-    args = parser.parse_args(arguments)
-    try:
-        player = resolve_player(args.player)
-        readme = args.readme.read_text()
-        replace_readme_table(readme, "")
-    except (AnalyzeError, OSError, ValueError) as error:
-        parser.exit(2, f"{parser.prog}: error: {error}\n")
-    workers = args.workers or len(os.sched_getaffinity(0))
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="write the tables: docs/opening.md (--docs) and the short table between the "
+        "markers of docs/analysis.md (--summary); without it only the short table is printed",
+    )
+    parser.add_argument(
+        "--docs", type=Path, default=DOCS, help="the file of the whole table (with --write)"
+    )
+    parser.add_argument(
+        "--summary",
+        "--readme",
+        type=Path,
+        default=SUMMARY,
+        help="the file whose markers hold the short table (with --write)",
+    )
+    return parser, parser.parse_args(arguments)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that makes the tables again, as docs/opening.md shows it."""
+    return (
+        f"python -m agents.analysis.opening --trials {args.trials} --candidates {args.candidates} "
+        f"--seed {args.seed}"
+        + ("" if args.player == DEFAULT_PLAYER else f" --player {args.player}")
+        + " --write"
+    )
+
+
+def run_rollouts(player: Player, args: argparse.Namespace, workers: int) -> list[dict]:
+    """:func:`opening_table` with a progress bar on stderr."""
     tqdm.monitor_interval = 0  # no monitor thread, so the workers can start by fork
     bars = []
-    began = time.perf_counter()
     try:
-        reports = opening_table(
+        return opening_table(
             player,
             args.trials,
             args.candidates,
@@ -217,28 +245,50 @@ def main(arguments: list[str] | None = None) -> None:
                 tqdm(total=games, unit="games", desc="opening rollouts", file=sys.stderr)
             ),
         )
-    except WorkerDied as error:
-        parser.exit(1, f"{parser.prog}: error: {error}\n")
     finally:
         for bar in bars:
             bar.close()
-    seconds = time.perf_counter() - began
-    command = (
-        f"python -m agents.analysis.opening --trials {args.trials} --candidates {args.candidates} "
-        f"--seed {args.seed}"
-        + ("" if args.player == DEFAULT_PLAYER else f" --player {args.player}")
-    )
+
+
+def write_tables(
+    reports: list[dict], args: argparse.Namespace, seconds: float, workers: int
+) -> None:
+    """Write docs/opening.md (``args.docs``) and the short table into ``args.summary``,
+    each atomically; an ``OSError`` or ``ValueError`` (no markers) names the file."""
+    document_text = document(reports, args.candidates, command_line(args), seconds, workers)
+    write_bytes_atomically(args.docs, document_text.encode())
+    summary = args.summary.read_text()  # as it is now: edits made meanwhile are kept
+    table = replace_readme_table(summary, readme_table(reports), args.summary)
+    write_bytes_atomically(args.summary, table.encode())
+
+
+def main(arguments: list[str] | None = None) -> None:
+    parser, args = parse_arguments(arguments)
     try:
-        write_bytes_atomically(
-            args.docs, document(reports, args.candidates, command, seconds, workers).encode()
+        player = resolve_player(args.player)
+        if args.write:  # the files checked before the rollouts, not after
+            replace_readme_table(args.summary.read_text(), "", args.summary)
+    except (AnalyzeError, OSError, ValueError) as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    workers = args.workers or len(os.sched_getaffinity(0))
+    began = time.perf_counter()
+    try:
+        reports = run_rollouts(player, args, workers)
+    except WorkerDied as error:
+        parser.exit(1, f"{parser.prog}: error: {error}\n")
+    seconds = time.perf_counter() - began
+    print(readme_table(reports))
+    if not args.write:
+        print(
+            f"\n{seconds:.0f} s; nothing written. The same command with --write writes "
+            f"{args.docs} and the table in {args.summary} (the same seed rolls the same dice)."
         )
-        readme = args.readme.read_text()  # as it is now: edits made meanwhile are kept
-        table = replace_readme_table(readme, readme_table(reports))
-        write_bytes_atomically(args.readme, table.encode())
+        return
+    try:
+        write_tables(reports, args, seconds, workers)
     except (OSError, ValueError) as error:  # WriteError is an OSError
         parser.exit(1, f"{parser.prog}: error: {error}\n")
-    print(readme_table(reports))
-    print(f"\n{seconds:.0f} s; written to {args.docs} and {args.readme}")
+    print(f"\n{seconds:.0f} s; written to {args.docs} and {args.summary}")
 
 
 if __name__ == "__main__":

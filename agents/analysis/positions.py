@@ -4,11 +4,13 @@
 network: at one ply (the network's outcome chances of the afterstate) and at two plies (for
 each of the opponent's 21 rolls, its best reply by the network, the rolls weighted by their
 chances), then rolls out the best ``candidates`` by two plies (:mod:`agents.analysis.rollout`). The
-report lists the plays best first: the rolled-out ones by their rollout equity, the others
-after them by two plies. Equities are expected points for the side to play (-2 to +2), and
-the chances are the five outcomes the network predicts (:mod:`agents.bots.equity`): a single win,
-a double win (a gammon, or the opponent's mother pinned), a draw, a single loss, a double
-loss. A play that ends the game is worth its exact result at every depth.
+report lists the plays best first: the rolled-out ones by their rollout equity, each but
+the best with how far it is behind the best and the standard error of that difference from
+the paired trials (:func:`mark_differences`), the others after them by two plies. Equities
+are expected points for the side to play (-2 to +2), and the chances are the five outcomes
+the network predicts (:mod:`agents.bots.equity`): a single win, a double win (a gammon, or
+the opponent's mother pinned), a draw, a single loss, a double loss. A play that ends the
+game is worth its exact result at every depth.
 
 :func:`check_config` reads ``analyze.py``'s settings
 (:class:`~agents.analysis.config.AnalyzeConfig`), and :func:`format_analysis` prints the report.
@@ -37,6 +39,7 @@ from ..bots.loading import BUILTIN_NAMES, load_player
 from ..bots.players import Player
 from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value
 from ..errors import PlayerSpecError
+from ..evaluation.game_record import SUFFIX
 from .config import AnalyzeConfig
 from .rollout import Rollout, evaluator_of, roll_out
 
@@ -53,12 +56,20 @@ assert tuple(COLUMNS) == OUTCOMES
 
 
 LEGEND = (
-    "Equities: expected points for the side to play (-2 to +2); ±se: the rollout's standard",
-    "error; diff: how far behind the best play. Chances in %, by rollout where there is one,",
-    "else by 2-ply: win and lose single (1 point), win2 and lose2 double (2 points: a gammon",
-    "or a pinned mother), draw (both mothers pinned).",
+    "Equities: expected points for the side to play (-2 to +2); ±se after rollout: the",
+    "rollout's standard error; diff: how far behind the best play, and ±se after it: the",
+    "standard error of that difference, from the paired trials (trial t threw the same dice",
+    "for every play); *: behind by more than 2 standard errors, worse than the best beyond",
+    "the rollout's noise. Chances in %, by rollout where there is one, else by 2-ply: win and",
+    "lose single (1 point), win2 and lose2 double (2 points: a gammon or a pinned mother),",
+    "draw (both mothers pinned).",
 )
 """The lines that explain the table's columns."""
+
+SIGNIFICANT = 2.0
+"""A rolled-out play behind the best by more than this many standard errors of the
+difference is ``significant``: worse beyond the rollout's noise (a play as good as the best
+is behind by that much about one time in 44)."""
 
 
 DICE = re.compile(r"\s*[\[(]?\s*([1-6])\s*[,\s-]?\s*([1-6])\s*[\])]?\s*")
@@ -113,6 +124,21 @@ def resolve_player(spec: object) -> Player:
     return player
 
 
+def check_record_path(game: str) -> None:
+    """Raise :class:`AnalyzeError` when ``game=`` names no game record file: nothing, or a
+    folder (``evaluate.py record_games=DIR`` writes one file a game into its subfolders; a
+    record in the folder or a subfolder is named as an example)."""
+    path = Path(game.strip()).expanduser()
+    if path.is_dir():
+        found = min(path.glob(f"*{SUFFIX}"), default=None) or min(
+            path.glob(f"*/*{SUFFIX}"), default=None
+        )
+        example = f", such as game={found}" if found else f" (a {SUFFIX} file)"
+        raise AnalyzeError(f"game={game} is a folder; game= takes one game record file{example}")
+    if not path.is_file():
+        raise AnalyzeError(f"game={game}: no such file")
+
+
 def check_config(config: AnalyzeConfig) -> Analysis:
     """The settings checked before any work; raises :class:`AnalyzeError` naming the first
     that cannot work. The analysis plays by the bot's rules (:attr:`Analysis.rules`)."""
@@ -121,8 +147,8 @@ def check_config(config: AnalyzeConfig) -> Analysis:
         raise AnalyzeError(f"game must be the path of a game record, got {game!r}")
     if game is not None and (config.position is not None or config.dice is not None):
         raise AnalyzeError("give either game=FILE or position= and dice=, not both")
-    if game is not None and not Path(game.strip()).expanduser().is_file():
-        raise AnalyzeError(f"game={game}: no such file")
+    if game is not None:
+        check_record_path(game)
     if game is None and (config.position is None or config.dice is None):
         missing = "position" if config.position is None else "dice"
         raise AnalyzeError(
@@ -272,8 +298,9 @@ def make_report(
     """The JSON-able report of one roll: ``plays`` best first, each with ``play``
     (notation), ``afterstate`` (its key), ``one_ply``, ``two_ply`` and ``rollout`` (``null``
     for a play not rolled out): its ``equity`` and the chances of :data:`COLUMNS`, the
-    rollout's with its ``stderr``. ``rollout`` holds the results of ``values.rolled`` in
-    their order."""
+    rollout's with its ``stderr`` and, for every rolled-out play but the best, how far it is
+    behind the best (:func:`mark_differences`). ``rollout`` holds the results of
+    ``values.rolled`` in their order."""
     entries = [
         {
             "play": play.text,
@@ -299,6 +326,8 @@ def make_report(
             i,
         ),
     )
+    if rollout is not None:
+        mark_differences(entries, order, values.rolled, rollout)
     return {
         "position": values.position.key,
         "dice": list(values.dice),
@@ -313,6 +342,28 @@ def make_report(
         "columns": {"equity": "expected points for the side to play, -2 to +2", **COLUMNS},
         "plays": [entries[i] for i in order],
     }
+
+
+def mark_differences(
+    entries: list[dict], order: list[int], rolled: np.ndarray, rollout: Rollout
+) -> None:
+    """Add to the ``rollout`` of every rolled-out play of ``entries`` but the best (the
+    first of ``order`` rolled out) how far it is behind the best, in points from the side to
+    play: ``behind`` (0 or more), ``behind_stderr``, the standard error of that difference
+    from the paired trials (:meth:`~agents.analysis.rollout.Rollout.difference`: trial ``t``
+    threw the same dice for every play, so the difference is taken trial by trial), and
+    ``significant``, whether ``behind`` exceeds :data:`SIGNIFICANT` such errors (never with
+    one trial, which measures no spread). ``rolled[k]`` is the index in ``entries`` of the
+    play of ``rollout``'s row ``k``."""
+    row = {int(index): k for k, index in enumerate(rolled)}
+    ranked = [index for index in order if index in row]
+    for index in ranked[1:]:
+        behind, error = rollout.difference(row[ranked[0]], row[index])
+        entries[index]["rollout"].update(
+            behind=max(behind, 0.0),
+            behind_stderr=error,
+            significant=bool(rollout.trials > 1 and behind > SIGNIFICANT * error),
+        )
 
 
 def analyse_position(
@@ -371,7 +422,7 @@ def format_analysis(report: dict) -> str:
     width = max(4, *(len(entry["play"]) for entry in report["plays"]))
     header = (
         f"{'#':>3}  {'play':<{width}} {'1-ply':>7} {'2-ply':>7} {'rollout':>7} {'±se':>6} "
-        f"{'diff':>7} {'win':>6} {'win2':>6} {'draw':>6} {'lose':>6} {'lose2':>6}"
+        f"{'diff':>7} {'±se':>6}   {'win':>6} {'win2':>6} {'draw':>6} {'lose':>6} {'lose2':>6}"
     )
     lines += ["", header, "-" * len(header)]
     best = report["plays"][0]
@@ -386,7 +437,15 @@ def format_analysis(report: dict) -> str:
         lines.append(
             f"{rank:>3}  {entry['play']:<{width}} {entry['one_ply']['equity']:>+7.3f} "
             f"{entry['two_ply']['equity']:>+7.3f} {figures} {shown['equity'] - top:>+7.3f} "
-            f"{chances}"
+            f"{_difference_error(rolled)} {chances}"
         )
     lines += ["", *LEGEND]
     return "\n".join(lines)
+
+
+def _difference_error(rolled: dict | None) -> str:
+    """The standard error of a rolled-out play's difference from the best, and ``*`` when
+    the difference is significant; blank for the best play and a play not rolled out."""
+    if not rolled or "behind_stderr" not in rolled:
+        return f"{'':>6}  "
+    return f"{rolled['behind_stderr']:>6.3f} {'*' if rolled['significant'] else ' '}"

@@ -107,9 +107,13 @@ class Rollout:
         )
 
     def difference(self, first: int, second: int) -> tuple[float, float]:
-        """How much afterstate ``first`` is better than ``second`` (points) and the
-        standard error of that difference, from the trials' paired results: the common
-        dice make it much smaller than either standard error."""
+        """How much afterstate ``first`` is better than ``second`` (points, from the side
+        that played them) and the standard error of that difference, from the trials'
+        paired results: the difference of trial ``t``'s points, which threw the same dice
+        for both, averaged over the trials (0 with fewer than 2 trials). The common dice
+        make it smaller than the two errors would give if the trials were independent
+        (``sqrt(se1**2 + se2**2)``), by as much as they make the two plays' results agree:
+        much smaller in a short or truncated rollout, a little in full games."""
         paired = self.points[first] - self.points[second]
         spread = paired.std(ddof=1) if self.trials > 1 else 0.0
         return float(paired.mean()), float(spread / np.sqrt(self.trials))

@@ -41,6 +41,10 @@ NO_BEAROFF = "@nobearoff"
 """The last suffix of a TD bot's spec that values races by its network alone, not by the
 exact bear-off database (``checkpoints/tapa-td.pt@2ply@nobearoff``)."""
 
+RUN_CHECKPOINTS = ("bot.pt", "last.pt")
+"""The files a training run keeps in its ``checkpoints/`` folder; a player loaded from one is
+named after the run's directory (:func:`trained_name`)."""
+
 CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
 """``module:Class``: a dotted module name and a class name."""
 
@@ -56,6 +60,7 @@ __all__ = [
     "check_trained_rules",
     "first_line",
     "load_player",
+    "trained_name",
 ]
 
 
@@ -120,6 +125,19 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     raise PlayerSpecError(
         f"unknown player {name!r}: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}"
     )
+
+
+def trained_name(path: Path, ply: int = 1) -> str:
+    """The name of a trained bot read from ``path``, with ``@2ply`` or ``@3ply`` for a
+    deeper search: a run's ``RUN_DIR/checkpoints/bot.pt`` or ``last.pt``
+    (:data:`RUN_CHECKPOINTS`) is named after ``RUN_DIR`` (``agent-ppo`` for
+    ``runs/agent-ppo/checkpoints/bot.pt``: every run's files have the same names), any other
+    file by its stem (``tapa-td`` for ``checkpoints/tapa-td.pt``)."""
+    name = path.stem
+    if path.name in RUN_CHECKPOINTS and path.parent.name == "checkpoints":
+        run = Path(os.path.abspath(path)).parent.parent.name  # "." and ".." resolved
+        name = run or name
+    return name if ply == 1 else f"{name}@{ply}ply"
 
 
 def _load_trained(path: Path, rules: Rules, ply: int) -> Player:

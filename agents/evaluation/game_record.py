@@ -38,6 +38,8 @@ WON = ("single", "gammon", "mother")
 """The kinds of a won game (R8, R9); the others are ``draw`` (R10) and ``unfinished``."""
 SUFFIX = ".tapa"
 """The file suffix of a game record."""
+TURN_LINE = "a turn's line holds its number, side, roll and play, as '1 O 6-5  24/18/13'"
+"""What a turn's line holds, for the messages that refuse one."""
 
 
 class GameRecordError(ValueError):
@@ -295,6 +297,10 @@ class _Lines:
         self.at += 1
         return line
 
+    def at_last_line(self) -> bool:
+        """Whether the line last read is the last line of the file that says something."""
+        return self.at == len(self.items)
+
     def error(self, problem: str, number: int | None = None) -> GameRecordError:
         return GameRecordError(f"{self.name}, line {number or self.number}: {problem}")
 
@@ -309,6 +315,8 @@ class _Lines:
 def read_record(path: str | Path) -> GameRecord:
     """Read and check the record file ``path`` (:func:`parse_record`)."""
     path = Path(path)
+    if path.is_dir():
+        raise GameRecordError(f"{path}: is a folder, not a game record file ({SUFFIX})")
     try:
         data = path.read_bytes()
     except OSError as error:
@@ -512,31 +520,57 @@ def _check_starter(lines: _Lines, record: GameRecord, game: RecordedGame, number
             )
 
 
+class _TurnProblem(Exception):
+    """What is wrong with a turn's line, told before the line is named."""
+
+
 def _read_turn(
     lines: _Lines, line: str, number: int, side: str, position: Position, rules: Rules
 ) -> RecordedTurn:
+    """Turn ``number`` (``side``'s, from ``position``) as ``line`` writes it. What is wrong
+    raises a :class:`GameRecordError` naming the line; on the file's last line it says that
+    the record ends in the middle of the turn (a file cut off: a Result: line is due after
+    any turn), since the line may have lost its end."""
     found = _TURN.fullmatch(line)
-    if not found:
+    ends = lines.at_last_line()
+    if not found and ends:
         raise lines.error(
-            f"expected turn {number} ('{number} {side} 6-5  24/18/13') or a Result: line, "
-            f"got {line!r}"
+            f"the record ends in the middle of turn {number}: its last line {line!r} is "
+            f"incomplete ({TURN_LINE})"
         )
+    if not found:
+        raise lines.error(f"expected turn {number} ({TURN_LINE}) or a Result: line, got {line!r}")
+    try:
+        return _parse_turn(found, number, side, position, rules)
+    except _TurnProblem as problem:
+        if ends:
+            raise lines.error(
+                f"the record ends in the middle of turn {number}: its last line {line!r} is "
+                f"incomplete or wrong: {problem}"
+            ) from None
+        raise lines.error(str(problem)) from None
+
+
+def _parse_turn(
+    found: re.Match, number: int, side: str, position: Position, rules: Rules
+) -> RecordedTurn:
+    """The turn of a line split by :data:`_TURN`; :class:`_TurnProblem` for what is wrong."""
     written, mover, roll, play = found.groups()
     if not written.isdigit() or int(written) != number:
         missing = " (a turn is missing)" if written.isdigit() and int(written) > number else ""
-        raise lines.error(f"turn {written} where turn {number} is due{missing}")
+        raise _TurnProblem(f"turn {written} where turn {number} is due{missing}")
     if mover != side:
-        raise lines.error(
+        raise _TurnProblem(
             f"turn {number} is {side}'s (the sides alternate from the starter), not {mover!r}"
         )
     dice_found = _ROLL.fullmatch(roll)
     if not dice_found:
-        raise lines.error(f"bad roll {roll!r}: a roll is two dice 1 to 6, written as 6-5")
+        raise _TurnProblem(f"bad roll {roll!r}: a roll is two dice 1 to 6, written as 6-5")
     dice = (int(dice_found.group(1)), int(dice_found.group(2)))
     try:
         afterstate = parse_play(play, position, dice, rules=rules)
     except NotationError as error:
-        raise lines.error(
+        raise _TurnProblem(
             f"turn {number}, {side} {describe_roll(dice)}: illegal play: {first_line(error)}"
         ) from None
     return RecordedTurn(side, dice, play.strip(), position, afterstate)

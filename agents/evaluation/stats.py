@@ -10,12 +10,16 @@ from .arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the normal distribution
 MAX_POINTS = 2  # the most a game scores: a gammon or a mother win
+MIN_UNITS = 2
+"""The fewest independent units (duplicate pairs, matches or games) that give an interval."""
 
 
 def mean_ci95(
     values: np.ndarray, units: np.ndarray, bounds: tuple[float, float] | None = None
-) -> tuple[float, tuple[float, float]]:
-    """The mean of ``values`` and its 95% confidence interval, units taken as independent.
+) -> tuple[float, tuple[float, float] | None]:
+    """The mean of ``values`` and its 95% confidence interval, units taken as independent;
+    ``None`` for the interval when there is one unit only (a single duplicate pair, match or
+    game), whose spread says nothing of the mean's noise.
 
     Values that share a unit (the two games of a duplicate pair, the games of a match) are
     averaged first; the interval is the normal approximation ``mean +- 1.96 * s / sqrt(n)``
@@ -32,8 +36,8 @@ def mean_ci95(
     totals = np.bincount(unit_index, weights=values)
     sizes = np.bincount(unit_index).astype(np.float64)
     mean = float(values.mean())
-    if len(totals) < 2:
-        return mean, (mean, mean)
+    if len(totals) < MIN_UNITS:
+        return mean, None
     # Ratio estimator over units: the mean of values with unit-level variance.
     residuals = (totals - mean * sizes) / sizes.mean()
     standard_error = float(np.sqrt((residuals**2).sum() / (len(totals) - 1) / len(totals)))
@@ -47,7 +51,9 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
     """One pairing's figures, from the side of ``names[0]`` (docs/formats.md, "results.json").
 
     ``ppg_ci95``, the 95% interval of the points per game, is clipped to the possible range
-    ``[-2, +2]`` (:func:`mean_ci95`). Games played with a reference (``results.luck``) add
+    ``[-2, +2]`` (:func:`mean_ci95`), and ``None`` (null in results.json) where the games
+    are one independent unit (one duplicate pair, one match, or one game without duplicate
+    dice), too few to give an interval. Games played with a reference (``results.luck``) add
     ``luck_adjusted``: the same figures of each game's points less each side's luck
     (:mod:`agents.evaluation.luck`), an unbiased estimate of the same mean with its own
     interval over the same units, and each player's mean luck per game.
@@ -56,7 +62,7 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
     games = results.games
     wins = int((points > 0).sum())
     losses = int((points < 0).sum())
-    ppg, (low, high) = mean_ci95(points, results.unit, bounds=(-MAX_POINTS, MAX_POINTS))
+    ppg, interval = mean_ci95(points, results.unit, bounds=(-MAX_POINTS, MAX_POINTS))
     won = points > 0
     lost = points < 0
     summary = {
@@ -68,7 +74,7 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
         "unfinished": int((results.kind == UNFINISHED).sum()),
         "win_rate": wins / games,
         "ppg": ppg,
-        "ppg_ci95": [low, high],
+        "ppg_ci95": _listed(interval),
         "rates": {
             "single_wins": float((won & (results.kind == SINGLE)).mean()),
             "gammon_wins": float((won & (results.kind == GAMMON)).mean()),
@@ -81,12 +87,12 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
         "mean_turns": float(results.turns.mean()),
     }
     if results.luck is not None:
-        adjusted, (low, high) = mean_ci95(
+        adjusted, interval = mean_ci95(
             results.adjusted_points(), results.unit, bounds=(-MAX_POINTS, MAX_POINTS)
         )
         summary["luck_adjusted"] = {
             "ppg": adjusted,
-            "ppg_ci95": [low, high],
+            "ppg_ci95": _listed(interval),
             "luck_per_game": [float(side) for side in results.luck.mean(axis=0)],
         }
     if results.match_score is not None:
@@ -98,6 +104,11 @@ def summarize(names: tuple[str, str], results: GameResults) -> dict:
             "lost": int((score[:, 0] < score[:, 1]).sum()),
         }
     return summary
+
+
+def _listed(interval: tuple[float, float] | None) -> list[float] | None:
+    """An interval as results.json holds it: ``[low, high]``, or ``None`` for none."""
+    return None if interval is None else [interval[0], interval[1]]
 
 
 def fit_ratings(

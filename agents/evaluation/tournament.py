@@ -360,19 +360,53 @@ def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr)
 
 
-def _narrower(plain: list[float], adjusted: list[float]) -> str:
-    """How many times narrower the adjusted interval is than the plain one (``2.4x narrower``)."""
-    width = adjusted[1] - adjusted[0]
-    if width <= 0:
+def _narrower(plain: list[float] | None, adjusted: list[float] | None) -> str:
+    """How many times narrower the adjusted interval is than the plain one (``2.4x narrower``);
+    nothing where either is missing (too few games) or the adjusted one has no width."""
+    if plain is None or adjusted is None or adjusted[1] - adjusted[0] <= 0:
         return ""
-    return f"{(plain[1] - plain[0]) / width:.1f}x narrower"
+    return f"{(plain[1] - plain[0]) / (adjusted[1] - adjusted[0]):.1f}x narrower"
+
+
+NO_INTERVAL = "(too few games)"
+"""The 95% CI column of a pairing whose games are one independent unit (``ppg_ci95`` null)."""
+
+
+def _interval(ci95: list[float] | None) -> str:
+    """The 95% CI column: ``[ -0.120, +0.340]``, or :data:`NO_INTERVAL`; 17 characters."""
+    if ci95 is None:
+        return f"{NO_INTERVAL:>17}"
+    return f"[{ci95[0]:>+7.3f},{ci95[1]:>+7.3f}]"
+
+
+def _unit(config: dict) -> str:
+    """What one independent unit of the tournament's games is, in words."""
+    if config.get("duplicate") and config.get("match_points"):
+        return "a duplicate pair of matches"
+    if config.get("duplicate"):
+        return "a duplicate pair"
+    return "a match" if config.get("match_points") else "a game"
+
+
+def _no_interval_note(results: dict) -> list[str]:
+    """The note under the table when some pairing has no interval (``ppg_ci95`` null)."""
+    if all(p["ppg_ci95"] is not None for p in results["pairings"]):
+        return []
+    config = results["config"]
+    enough = 2 * (2 if config.get("duplicate") else 1)  # games (matches) of two units
+    return [
+        f"{NO_INTERVAL}: the pairing's games are one independent unit ({_unit(config)}), "
+        f"and a 95% interval needs two at least: games={enough} or more."
+    ]
 
 
 def format_table(results: dict) -> str:
     """The round robin as text: one row per pairing, then the ratings.
 
     With variance reduction each pairing's row is followed by its luck-adjusted points per
-    game, their interval, and how many times narrower that is than the plain one.
+    game, their interval, and how many times narrower that is than the plain one. A pairing
+    whose games are one independent unit has no interval: its column says
+    :data:`NO_INTERVAL`, and a note under the table says why.
 
     The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
     needs it, so that the figures stay in line."""
@@ -384,20 +418,19 @@ def format_table(results: dict) -> str:
     )
     lines = [header, "-" * len(header)]
     for label, p in zip(labels, results["pairings"]):
-        low, high = p["ppg_ci95"]
         rates = p["rates"]
         lines.append(
             f"{label:<{width}} {p['games']:>6} "
-            f"{p['ppg']:>+7.3f} [{low:>+7.3f},{high:>+7.3f}] {p['win_rate']:>6.1%} "
+            f"{p['ppg']:>+7.3f} {_interval(p['ppg_ci95'])} {p['win_rate']:>6.1%} "
             f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
             f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         )
         if "luck_adjusted" in p:
             adjusted = p["luck_adjusted"]
-            low, high = adjusted["ppg_ci95"]
             lines.append(
                 f"{'  luck-adjusted':<{width}} {'':>6} {adjusted['ppg']:>+7.3f} "
-                f"[{low:>+7.3f},{high:>+7.3f}] {_narrower(p['ppg_ci95'], adjusted['ppg_ci95'])}"
+                f"{_interval(adjusted['ppg_ci95'])} "
+                f"{_narrower(p['ppg_ci95'], adjusted['ppg_ci95'])}".rstrip()
             )
         if "matches" in p:
             m = p["matches"]
@@ -409,6 +442,7 @@ def format_table(results: dict) -> str:
     lines.append(
         "ppg: net points per game of the first player; rates: its wins by kind, and draws."
     )
+    lines += _no_interval_note(results)
     if results["config"].get("variance_reduction"):
         lines.append(
             "luck-adjusted: ppg less each side's luck, valued by "

@@ -25,7 +25,14 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 from ..bots.loading import BUILTIN_NAMES, load_player
 from ..bots.players import Player, RandomPlayer, Values, choose_one
 from ..errors import PlayerSpecError
-from ..evaluation.game_record import GameRecord, RecordedGame, RecordedTurn, ending, format_record
+from ..evaluation.game_record import (
+    GameRecord,
+    RecordedGame,
+    RecordedTurn,
+    describe_roll,
+    ending,
+    format_record,
+)
 from ..storage.files import write_bytes_atomically
 
 DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
@@ -176,7 +183,9 @@ def display_key(play: Play) -> list[tuple[int, ...]]:
 
 
 def describe_dice(dice: tuple[int, int]) -> str:
-    return f"{dice[0]}-{dice[1]}"
+    """A roll as the game record writes it, the higher die first: ``6-5``
+    (:func:`agents.evaluation.game_record.describe_roll`)."""
+    return describe_roll(dice)
 
 
 def moves_begun(play: Play, counts: tuple[int, ...], position: Position) -> int | None:
@@ -279,8 +288,10 @@ class Session:
         self.say("", draw_framed_board(position, "you", self.name))
 
     def roll(self) -> tuple[int, int]:
+        """Two dice thrown, the higher first, as the game record writes a roll (``6-5``):
+        the prompt, the messages and the record say one order."""
         first, second = self.dice_rng.integers(1, 7, size=2)
-        return int(first), int(second)
+        return max(int(first), int(second)), min(int(first), int(second))
 
     # -- a session
 

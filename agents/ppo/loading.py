@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tapa_env.rules import Rules
 
+from ..bots.loading import trained_name
 from ..errors import PlayerSpecError
 from .format import is_ppo_checkpoint
 
@@ -22,8 +23,9 @@ def recognises(path: Path) -> bool:
 
 def load(path: Path, rules: Rules, ply: int = 1):
     """The greedy policy of a PPO checkpoint (a :class:`agents.ppo.player.PPOPlayer`) to
-    play under ``rules``; a policy trained under other rules is refused. A policy chooses
-    its moves itself, so it plays 1-ply only."""
+    play under ``rules``, named as :func:`agents.bots.loading.trained_name` names it (after
+    its run for a run's ``checkpoints/bot.pt`` or ``last.pt``); a policy trained under other
+    rules is refused. A policy chooses its moves itself, so it plays 1-ply only."""
     if ply != 1:
         raise PlayerSpecError(
             f"{path}@{ply}ply: a PPO policy chooses its moves itself and has no {ply}-ply "
@@ -31,4 +33,4 @@ def load(path: Path, rules: Rules, ply: int = 1):
         )
     from .checkpoint import read_ppo_player  # torch, only for a PPO checkpoint
 
-    return read_ppo_player(path, rules=rules, name=path.stem)
+    return read_ppo_player(path, rules=rules, name=trained_name(path))

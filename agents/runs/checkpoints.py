@@ -24,8 +24,8 @@ from typing import Any
 from tapa_env.encoding import ENCODINGS
 from tapa_env.rules import Rules
 
-from ..storage.checksums import CHECKSUM, checksum_problem, non_finite, with_checksum
 from ..errors import PlayerSpecError
+from ..storage.checksums import CHECKSUM, checksum_problem, non_finite, with_checksum
 from ..storage.files import (
     ZIP_MAGIC,
     brief,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tapa_env.rules import Rules
 
+from ..bots.loading import trained_name
 from ..storage.files import check_trained_rules
 from . import bot_file
 from .format import is_td_checkpoint
@@ -20,7 +21,9 @@ def recognises(path: Path) -> bool:
 
 def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
     """A TD player from a bot file (:mod:`agents.td.bot_file`) or a training checkpoint
-    (:mod:`agents.td.checkpoint`), named after the file (``bot``, ``bot@2ply`` or ``bot@3ply``).
+    (:mod:`agents.td.checkpoint`), named after the file (``tapa-td``, ``tapa-td@2ply`` or
+    ``tapa-td@3ply``), or after its run for a run's ``checkpoints/bot.pt`` or ``last.pt``
+    (:func:`agents.bots.loading.trained_name`).
 
     A bot file is told by its content (a zip archive with a ``metadata.npy`` entry, or of
     ``.npy`` entries only, as every ``.npz`` file is) or, for a file that cannot be read, by
@@ -28,7 +31,7 @@ def load(path: Path, rules: Rules, ply: int = 1) -> TDPlayer:
     (:class:`~agents.errors.PlayerSpecError`); so is a file that is not a usable bot, with one
     line naming the file and the problem.
     """
-    name = path.stem if ply == 1 else f"{path.stem}@{ply}ply"
+    name = trained_name(path, ply)
     if (
         bot_file.is_bot_file(path)
         or bot_file.is_npz_archive(path)

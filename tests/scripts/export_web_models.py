@@ -73,7 +73,7 @@ def export(out: Path = WEB_MODELS) -> list[Path]:
         for name, checkpoint in MODELS.items():
             bot = Path(scratch) / f"{name}.npz"
             command = [sys.executable, "export.py", f"checkpoint={checkpoint}", "onnx=true"]
-            subprocess.run([*command, f"out={bot}"], cwd=ROOT, check=True)
+            subprocess.run([*command, f"out={bot}"], cwd=ROOT, check=True, timeout=600)
             model = out / f"{name}.onnx"
             shutil.copyfile(bot.with_suffix(".onnx"), model)
             description = out / f"{name}.json"

@@ -42,7 +42,8 @@ const HINTS = 5;
 
 const $ = (id) => document.getElementById(id);
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const rollText = (dice) => `${dice[0]}-${dice[1]}`;
+/** A roll as game records and the terminal write it: the higher die first (`6-5`, `2-1`). */
+const rollText = (dice) => `${Math.max(...dice)}-${Math.min(...dice)}`;
 const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 function element(tag, className, text) {
