@@ -1,5 +1,7 @@
-"""What plays Tapa: the player interface, heuristic bots, the arena, tournaments, and one
-package per learning algorithm (``agents.td``) (docs/formats.md).
+"""What plays Tapa, in rooms by concern (docs/layout.md): bots and players (``agents.bots``),
+the bear-off database, evaluation, analysis, terminal play, training runs and file safety,
+and one package per learning algorithm (``agents.td``, ``agents.ppo``; the list of them is
+``agents.algorithms``).
 
 Importing this package imports no algorithm and no torch: trained bots play with numpy alone.
 The names below load with their module on first use, so that a module that needs none of

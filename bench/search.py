@@ -65,9 +65,9 @@ class Counted:
     def __init__(self, player: TDPlayer) -> None:
         self.player, self.valued = player, 0
 
-    def __call__(self, afterstates, positions=None, offsets=None):
+    def __call__(self, afterstates, positions=None, offsets=None, *, check=False):
         self.valued += len(afterstates)
-        return TDPlayer.equities(self.player, afterstates, positions, offsets)
+        return TDPlayer._equities(self.player, afterstates, positions, offsets, check=check)
 
 
 def time_moves(player: TDPlayer, positions, dice) -> tuple[float, float, float]:
@@ -75,7 +75,7 @@ def time_moves(player: TDPlayer, positions, dice) -> tuple[float, float, float]:
     per move."""
     afterstates, offsets = generate_afterstates(positions, dice, rules=player.rules)
     counted = Counted(player)
-    player.equities = counted  # the search values through the player's equities
+    player._equities = counted  # the search values every play through the player's _equities
     start = time.perf_counter()
     player.choose_batch(positions, dice, afterstates, offsets, None)
     batched = (time.perf_counter() - start) / len(positions)
@@ -86,7 +86,7 @@ def time_moves(player: TDPlayer, positions, dice) -> tuple[float, float, float]:
         alone = np.array([0, len(mine)], dtype=np.int64)
         player.choose_batch(positions[turn : turn + 1], dice[turn : turn + 1], mine, alone, None)
     single = (time.perf_counter() - start) / len(positions)
-    del player.equities
+    del player._equities
     return 1000 * batched, 1000 * single, valued / len(positions)
 
 

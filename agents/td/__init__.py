@@ -11,7 +11,8 @@ module             what it holds
 ``learner``        λ-returns of finished games, and the pool of targets
 ``training``       the self-play training loop, :func:`agents.td.training.train`
 ``config``         the settings of ``configs/agent/td.yaml`` (:class:`TDConfig`)
-``checkpoint``     training checkpoints (torch)
+``checkpoint``     training checkpoints (torch), their kind and network
+``format``         the checkpoints' format name; telling them apart without torch
 ``bot_file``       exported bot files (numpy only)
 ``exporting``      checkpoint -> bot file and ONNX model (``export.py``)
 ``export_config``  the settings of ``export.py`` (:class:`ExportConfig`), without torch

@@ -59,7 +59,7 @@ export const LEVELS = Object.freeze(
       id: "1ply",
       label: "1-ply",
       description:
-        "the shipped network, the best play by its equity; wins 83% / 80% / 79% against the offensive / defensive / adaptive bots",
+        "the shipped network, the best play by its equity; wins 86% / 80% / 80% against the offensive / defensive / adaptive bots",
       model: "tapa-td",
       ply: 1,
       player: "checkpoints/tapa-td.pt@nobearoff",
@@ -68,7 +68,7 @@ export const LEVELS = Object.freeze(
       id: "2ply",
       label: "2-ply",
       description:
-        "the shipped network, looking one roll further for its best 4 plays; wins 87% / 81% / 83% against the offensive / defensive / adaptive bots",
+        "the shipped network, looking one roll further for its best 4 plays; wins 89% / 83% / 84% against the offensive / defensive / adaptive bots",
       model: "tapa-td",
       ply: 2,
       candidates: CANDIDATES,
@@ -77,8 +77,8 @@ export const LEVELS = Object.freeze(
   ].map((level) => Object.freeze(level)),
 );
 
-/** The level a page plays at unless told otherwise: the strongest whose reply takes well
- * under 100 ms in headless Chromium (docs/web.md gives the figures). */
+/** The level a page plays at unless told otherwise: the strongest whose reply takes a few
+ * hundredths of a second in headless Chromium (docs/web.md gives the figures). */
 export const DEFAULT_LEVEL = "2ply";
 
 /** A model or level that cannot be used; the one-line message says why. */
