@@ -115,4 +115,4 @@ def test_the_checkpoint_is_an_opponent_in_play(trained):
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    assert "bot rolls" in done.stdout
+    assert f"{trained.name} rolls" in done.stdout  # a run's bot.pt plays under its run's name

@@ -45,7 +45,7 @@ def test_a_two_point_sweep_completes_in_two_run_directories(tmp_path, launcher):
     )
     runs = sorted(p for p in sweep.iterdir() if (p / "checkpoints").is_dir())
     # Named after the settings that change what is learned (total_games does not).
-    names = ["agent.hidden=12,parallel_games=32", "agent.hidden=8,parallel_games=32"]
+    names = ["agent.hidden-12+parallel_games-32", "agent.hidden-8+parallel_games-32"]
     assert [p.name for p in runs] == names
     widths = {read(p / "checkpoints" / "last.pt")["network"]["hidden"][0] for p in runs}
     assert widths == {8, 12}
@@ -69,8 +69,8 @@ def test_evaluate_compares_a_sweeps_checkpoints_in_one_round_robin(tmp_path):
     results = json.loads(out.read_text())
     players = list(results["ratings"])
     assert players == [
-        f"{sweep}/parallel_games=32,seed=1/checkpoints/bot.pt",
-        f"{sweep}/parallel_games=32,seed=2/checkpoints/bot.pt",
+        f"{sweep}/parallel_games-32+seed-1/checkpoints/bot.pt",
+        f"{sweep}/parallel_games-32+seed-2/checkpoints/bot.pt",
         "random",
     ]
     assert len(results["pairings"]) == 3
