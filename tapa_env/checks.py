@@ -34,9 +34,13 @@ def whole_number(
     least: int = 0,
     below: int | None = None,
     error: type[Exception] = ValueError,
-) -> int:
+    optional: bool = False,
+) -> int | None:
     """``value`` as an ``int`` when it is an integer (not a bool) of at least ``least`` and
-    below ``below``; otherwise ``error`` with one line naming ``setting`` and the value."""
+    below ``below`` (``None`` as it is, when ``optional``); otherwise ``error`` with one line
+    naming ``setting`` and the value."""
+    if optional and value is None:
+        return None
     fits = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not fits or value < least or (below is not None and value >= below):
         raise error(f"{setting} must be {kind_of(least, below)}, got {value!r}")

@@ -228,3 +228,15 @@ def test_checked_settings_give_the_bot_its_rules_and_the_position():
     assert analysis.rules == analysis.player.rules and analysis.config.player == BOT
     with pytest.raises(AnalyzeError, match="seed must be a non-negative integer"):
         check_config(AnalyzeConfig(position=START, dice="5,5", player=BOT, seed=-1))
+
+
+def test_the_shipped_bot_judges_from_any_folder(tmp_path):
+    # analyze.py's default player, checkpoints/tapa-td.pt, is found beside the repository.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "analyze.py"), f"position={START}", "dice=6,5", "trials=0",
+         f"hydra.run.dir={tmp_path / 'out'}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "24/18/13" in done.stdout

@@ -497,3 +497,11 @@ def test_a_closed_stdout_ends_the_game_quietly():
         os.close(write)
     assert done.stderr == ""
     assert done.returncode == 1
+
+
+def test_the_shipped_bot_is_found_from_any_folder(tmp_path):
+    # The default opponent, checkpoints/tapa-td.pt@2ply, is found beside the repository when
+    # the folder play.py runs from has no checkpoints/ of its own.
+    done = run_play(stdin="quit\n", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "you play O against tapa-td@2ply" in done.stdout

@@ -41,7 +41,7 @@ from tapa_env.movegen import generate_afterstates
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from ..bearoff.database import evaluator_of
-from ..bots.loading import load_player
+from ..bots.loading import beside_repository, load_player
 from ..bots.players import Player, best_in_each_turn
 from ..bots.search import evaluator_value, exact_equities, ply_equities, top_candidates
 from ..errors import PlayerSpecError
@@ -60,7 +60,6 @@ ERROR_MP = 20.0
 """A play that loses at least this many millipoints is an error."""
 BLUNDER_MP = 80.0
 """A play that loses at least this many millipoints is a blunder (an error too)."""
-HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
 
 
 class GameAnalysisError(ValueError):
@@ -74,12 +73,8 @@ def analysis_player(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
     """The trained TD bot ``spec`` names, under ``rules``; a relative path is also found
     beside the repository (the shipped bot, from any directory). Raises
     :class:`GameAnalysisError` for a player whose network cannot value plays."""
-    name = str(spec).strip()
-    path = Path(name.split("@")[0]).expanduser()
-    if not path.is_absolute() and not path.exists() and (HERE / path).exists():
-        name = str(HERE / name)
     try:
-        player = load_player(name, rules)
+        player = load_player(beside_repository(str(spec)), rules)
     except PlayerSpecError as error:
         raise GameAnalysisError(f"player={spec}: {error}") from None
     if not callable(getattr(getattr(player, "evaluator", None), "equities", None)):

@@ -30,6 +30,7 @@ from tapa_env.checks import whole_number_argument
 from tapa_env.position import Position
 
 from ..bots.equity import OUTCOMES
+from ..bots.loading import REPOSITORY
 from ..bots.players import Player
 from ..evaluation.workers import WorkerDied
 from ..storage.files import write_bytes_atomically
@@ -37,7 +38,7 @@ from .config import DEFAULT_PLAYER
 from .positions import AnalyzeError, make_report, resolve_player, value_plays
 from .rollout import roll_out
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPOSITORY
 """The repository, whose docs/ the tables go to."""
 OPENING_ROLLS = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 """The 21 opening rolls, higher die first: 1-1, 2-1, 2-2, 3-1, ..., 6-6."""

@@ -35,7 +35,7 @@ from tapa_env.results import outcomes
 from tapa_env.rules import Rules
 
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
-from ..bots.loading import BUILTIN_NAMES, load_player
+from ..bots.loading import beside_repository, load_player
 from ..bots.players import Player
 from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value
 from ..errors import PlayerSpecError
@@ -43,7 +43,6 @@ from ..evaluation.game_record import SUFFIX
 from .config import AnalyzeConfig
 from .rollout import Rollout, evaluator_of, roll_out
 
-HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
 COLUMNS = {
     "win": "single win, 1 point",
     "win_double": "double win, 2 points: a gammon or the opponent's mother pinned",
@@ -107,13 +106,8 @@ def resolve_player(spec: object) -> Player:
     as the shipped bot is from any directory); it must value positions."""
     if not isinstance(spec, str) or not spec.strip():
         raise AnalyzeError(f"player must be the path of a trained bot, got {spec!r}")
-    name = spec.strip()
-    path = Path(name.split("@")[0]).expanduser()
-    if name not in BUILTIN_NAMES and not path.is_absolute() and not path.exists():
-        if (HERE / path).exists():
-            name = str(HERE / name)
     try:
-        player = load_player(name)
+        player = load_player(beside_repository(spec))
     except PlayerSpecError as error:
         raise AnalyzeError(f"player={spec}: {error}") from None
     if evaluator_of(player) is None:
@@ -157,11 +151,7 @@ def check_config(config: AnalyzeConfig) -> Analysis:
         )
     trials = whole_number(config.trials, "trials", 0, error=AnalyzeError)
     candidates = whole_number(config.candidates, "candidates", 0, error=AnalyzeError)
-    truncate = (
-        None
-        if config.truncate is None
-        else whole_number(config.truncate, "truncate", 0, error=AnalyzeError)
-    )
+    truncate = whole_number(config.truncate, "truncate", 0, error=AnalyzeError, optional=True)
     seed = whole_number(config.seed, "seed", 0, below=2**63, error=AnalyzeError)
     workers = whole_number(config.workers, "workers", 0, error=AnalyzeError)
     ply = whole_number(config.ply, "ply", 1, error=AnalyzeError)

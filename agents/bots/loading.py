@@ -45,6 +45,9 @@ RUN_CHECKPOINTS = ("bot.pt", "last.pt")
 """The files a training run keeps in its ``checkpoints/`` folder; a player loaded from one is
 named after the run's directory (:func:`trained_name`)."""
 
+REPOSITORY = Path(__file__).resolve().parents[2]
+"""The repository this package lies in, where the shipped bots are (``checkpoints/``)."""
+
 CLASS_SPEC = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*):([A-Za-z_]\w*)")
 """``module:Class``: a dotted module name and a class name."""
 
@@ -138,6 +141,17 @@ def trained_name(path: Path, ply: int = 1) -> str:
         run = Path(os.path.abspath(path)).parent.parent.name  # "." and ".." resolved
         name = run or name
     return name if ply == 1 else f"{name}@{ply}ply"
+
+
+def beside_repository(spec: str) -> str:
+    """``spec`` with a relative path that names no file here but one in the repository (the
+    shipped bot, ``checkpoints/tapa-td.pt@2ply``) made absolute, so that the scripts find it
+    from any directory; any other spec as it is (stripped)."""
+    name = spec.strip()
+    path = Path(name.split("@")[0]).expanduser()
+    if name in BUILTIN_NAMES or path.is_absolute() or path.exists():
+        return name
+    return str(REPOSITORY / name) if (REPOSITORY / path).exists() else name
 
 
 def _load_trained(path: Path, rules: Rules, ply: int) -> Player:

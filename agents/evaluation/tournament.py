@@ -110,10 +110,8 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
             f"games={games}: duplicate dice play games in pairs, so games must be even "
             "(or set duplicate=false)"
         )
-    match_points = (
-        None
-        if config.match_points is None
-        else whole_number(config.match_points, "match_points", 1, error=ConfigError)
+    match_points = whole_number(
+        config.match_points, "match_points", 1, error=ConfigError, optional=True
     )
     max_turns = whole_number(config.max_turns, "max_turns", 1, error=ConfigError)
     workers = whole_number(config.workers, "workers", 0, error=ConfigError)

@@ -22,7 +22,7 @@ from tapa_env.checks import whole_number
 from tapa_env.notation import OFF, written_counts
 from tapa_env.rules import DEFAULT_RULES, Rules
 
-from ..bots.loading import BUILTIN_NAMES, load_player
+from ..bots.loading import BUILTIN_NAMES, beside_repository, load_player
 from ..bots.players import Player, RandomPlayer, Values, choose_one
 from ..errors import PlayerSpecError
 from ..evaluation.game_record import (
@@ -41,7 +41,6 @@ FIRST = ("roll", "you", "bot")
 HINTS_SHOWN = 3
 LISTED_AGAIN = 8  # a play that is not legal lists the legal plays again up to this many
 QUIT_WORDS = ("quit", "exit", "q")
-HERE = Path(__file__).resolve().parents[1]  # the repository, where the shipped bot lies
 
 
 @dataclass
@@ -84,14 +83,8 @@ def _player(spec: object, setting: str) -> Player:
             f"{setting} must name a player: {', '.join(BUILTIN_NAMES)}, or the path of a "
             f"checkpoint or bot file; got {spec!r}"
         )
-    name = spec.strip()
-    path = Path(name.split("@")[0]).expanduser()
-    if name not in BUILTIN_NAMES and not path.is_absolute() and not path.exists():
-        beside = HERE / name  # the shipped bot, found from any directory
-        if (HERE / path).exists():
-            name = str(beside)
     try:
-        return load_player(name)
+        return load_player(beside_repository(spec))
     except PlayerSpecError as error:
         message = str(error)
         if "no such checkpoint" in message:
@@ -109,11 +102,7 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
     Raises :class:`PlayError` naming the first setting that cannot work.
     """
     match = 0 if config.match is None else whole_number(config.match, "match", 0, error=PlayError)
-    seed = (
-        None
-        if config.seed is None
-        else whole_number(config.seed, "seed", 0, below=2**63, error=PlayError)
-    )
+    seed = whole_number(config.seed, "seed", 0, below=2**63, error=PlayError, optional=True)
     if config.first not in FIRST:
         raise PlayError(f"first must be one of {', '.join(FIRST)}, got {config.first!r}")
     if not isinstance(config.confirm, bool):
