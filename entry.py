@@ -103,8 +103,6 @@ class EntryScript:
             if stop.code == 1 and not self.job_started:
                 sys.exit(EXIT_USAGE)
             raise
-        except WriteError as error:  # a full disk, a file-size limit, a read-only folder
-            self.fail(str(error), EXIT_WRITE_FAILED)
         except (HydraException, OSError) as error:
             task = getattr(main, "__wrapped__", main)  # the function @hydra.main decorated
             if asked or raised_in(error.__traceback__, task):

@@ -39,7 +39,7 @@ from agents.runs.logs import TensorBoardLogger
 from agents.runs.naming import run_name
 from agents.runs.settings import RunConfig, TrainingDiverged, TrainResult
 from agents.storage.files import WriteError
-from entry import EXIT_WRITE_FAILED, EntryScript
+from entry import EntryScript
 
 for _name, _algorithm in ALGORITHMS.items():
     ConfigStore.instance().store(
@@ -85,8 +85,6 @@ def main(cfg: DictConfig) -> None:
                 curve = draw_curve(run_dir)
     except RunDirectoryBusy as error:
         SCRIPT.fail(str(error))
-    except WriteError as error:
-        SCRIPT.fail(str(error), EXIT_WRITE_FAILED)
     if reporting:
         report(result, config, run_dir, curve)
 
