@@ -1,4 +1,5 @@
-"""Tapa (Plakoto): the exact rules in a batched engine.
+"""Tapa (Plakoto), Tabla and Gulbara, the games of the tabla match: exact rules in a batched
+engine.
 
 Positions are always seen from the side to move (docs/rules.md, "Board and frame").
 
@@ -19,6 +20,10 @@ register_environments()
 
 _HOMES = {
     "DEFAULT_RULES": "rules",
+    "GAMES": "rules",
+    "GulbaraRules": "rules",
+    "TablaRules": "rules",
+    "default_rules": "rules",
     "ROW_WIDTH": "layout",
     "NotationError": "notation",
     "Outcome": "results",

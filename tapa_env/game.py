@@ -7,7 +7,7 @@ import numpy as np
 from .movegen import generate_afterstates
 from .position import Position
 from .results import Outcome, outcomes
-from .rules import DEFAULT_RULES, Rules
+from .rules import AnyRules, rules_for
 
 
 def check_dice(dice: object) -> tuple[int, int]:
@@ -23,26 +23,32 @@ def check_dice(dice: object) -> tuple[int, int]:
 
 
 def legal_afterstates(
-    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+    position: Position, dice: tuple[int, int], rules: AnyRules | None = None
 ) -> list[Position]:
     """Every distinct position the mover can reach by a complete legal play of ``dice``.
 
     The afterstates stay in the mover's frame, in a deterministic order; ``[position]`` when
-    the mover must pass (R12).
+    the mover must pass (R12; in Gulbara with its turn state moved on). ``rules`` default to
+    those of the position's game. A Gulbara position must be its mover's turn (``next`` is
+    ``"own"``), and with a climb to play ``dice`` is that double (G5).
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
     first, second = check_dice(dice)
+    rules = rules_for(position.game, rules)
     afterstates, _ = generate_afterstates(
-        position.row[None, :], np.array([[first, second]]), rules=rules, check=False
-    )
-    return [Position._trusted(row) for row in afterstates]
+        position.row[None, :], np.array([[first, second]]), rules=rules,
+        check=position.game == "gulbara",
+    )  # fmt: skip
+    return [Position._trusted(row, position.game) for row in afterstates]
 
 
-def outcome(position: Position, rules: Rules = DEFAULT_RULES) -> Outcome | None:
-    """``None`` while the game goes on, else the :class:`Outcome` in ``position``'s frame."""
+def outcome(position: Position, rules: AnyRules | None = None) -> Outcome | None:
+    """``None`` while the game goes on, else the :class:`Outcome` in ``position``'s frame.
+    ``rules`` default to those of the position's game."""
     if not isinstance(position, Position):
         raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
+    rules = rules_for(position.game, rules)
     finished, value = outcomes(position.row[None, :], rules=rules, check=False)
     if not finished[0]:
         return None

@@ -37,6 +37,31 @@ PIN_COLUMNS = slice(PIN, PIN + POINTS)
 OPP_PINNED = 1
 OWN_PINNED = -1
 
+# Tabla and Gulbara have no pins: their rows use the third block for what they need instead.
+OWN_BAR = PIN
+"""Tabla: the mover's checkers on the bar."""
+OPP_BAR = PIN + 1
+"""Tabla: the opponent's checkers on the bar."""
+NEXT = PIN
+"""Gulbara: ``+1`` when the side whose frame the row is in moves next, ``-1`` when the other."""
+CLIMB = PIN + 1
+"""Gulbara: the double the side moving next must play before it may roll; 0: it rolls."""
+CLIMB_DICE = PIN + 2
+"""Gulbara: how many dice of that double are left (1-4; 0 with no climb)."""
+HANDED = PIN + 3
+"""Gulbara: 1 when the side moving next was handed those numbers by the other side."""
+OWN_TURNS = PIN + 4
+"""Gulbara: the turns (rolls) the frame's side has had, counted up to 3."""
+OPP_TURNS = PIN + 5
+"""Gulbara: the same for the other side."""
+COUNTED_TURNS = 3
+GULBARA_START = 11
+"""Gulbara: the opponent starts on the mover's point 12 (column ``OPP + 11``): both sides
+run the same way round, so the opponent's point ``q`` is the mover's ``q + 12`` (or
+``q - 12``)."""
+TABLA_START = {24: 2, 13: 5, 8: 3, 6: 5}
+"""Tabla: the standard backgammon start of each side, in its own numbering."""
+
 
 def as_rows(rows: np.ndarray) -> np.ndarray:
     """Return ``rows`` as a C-contiguous ``int8`` array of shape ``(B, ROW_WIDTH)``.
@@ -54,35 +79,64 @@ def as_rows(rows: np.ndarray) -> np.ndarray:
     return array
 
 
-def initial_rows(batch: int = 1) -> np.ndarray:
-    """The starting position (R1) ``batch`` times: 15 mover checkers on 24, 15 opponent on 1."""
+def initial_rows(batch: int = 1, game: str = "tapa") -> np.ndarray:
+    """The starting position of ``game`` ``batch`` times. Tapa (R1): 15 mover checkers on
+    24, 15 opponent on 1. Tabla (T1): 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
+    Gulbara (G1): 15 on each side's own 24, the mover's 24 and 12."""
     rows = np.zeros((batch, ROW_WIDTH), dtype=ROW_DTYPE)
-    rows[:, OWN + 23] = CHECKERS
-    rows[:, OPP + 0] = CHECKERS
+    if game == "tabla":
+        for point, count in TABLA_START.items():
+            rows[:, OWN + point - 1] = count
+            rows[:, OPP + POINTS - point] = count
+    elif game == "gulbara":
+        rows[:, OWN + 23] = CHECKERS
+        rows[:, OPP + GULBARA_START] = CHECKERS
+        rows[:, NEXT] = 1
+    else:
+        rows[:, OWN + 23] = CHECKERS
+        rows[:, OPP + 0] = CHECKERS
     return rows
 
 
-def own_off(rows: np.ndarray) -> np.ndarray:
+def own_off(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
     """Checkers the mover has borne off, per row: ``int64`` array of shape ``(B,)``."""
     rows = as_rows(rows)
-    return CHECKERS - rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64)
+    bar = rows[:, OWN_BAR].astype(np.int64) if game == "tabla" else 0
+    return CHECKERS - rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64) - bar
 
 
-def opp_off(rows: np.ndarray) -> np.ndarray:
+def opp_off(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
     """Checkers the opponent has borne off, per row: ``int64`` array of shape ``(B,)``."""
     rows = as_rows(rows)
-    return CHECKERS - rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64)
+    bar = rows[:, OPP_BAR].astype(np.int64) if game == "tabla" else 0
+    return CHECKERS - rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64) - bar
 
 
-def flip(rows: np.ndarray) -> np.ndarray:
-    """The same positions seen by the other side, for a batch of shape ``(B, ROW_WIDTH)``.
+def flip(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
+    """The same positions of ``game`` seen by the other side, for a batch ``(B, ROW_WIDTH)``.
 
-    The opponent's point ``p`` is the mover's point ``25 - p``, so each block is reversed; the
-    sides swap and so does the sign of every pin. Flipping twice gives the rows back.
+    Tapa and Tabla: the opponent's point ``p`` is the mover's point ``25 - p``, so each block
+    is reversed and the sides swap; so do the sign of every pin (Tapa) and the two bars
+    (Tabla). Gulbara: both sides run the same way, so the opponent's point ``p`` is the
+    mover's ``p + 12`` (modulo 24); the turn counts swap, ``NEXT`` changes sign, and the climb
+    (which belongs to the side moving next) stays. Flipping twice gives the rows back.
     """
     rows = as_rows(rows)
     flipped = np.empty_like(rows)
+    if game == "gulbara":
+        flipped[:, OWN_COLUMNS] = np.roll(rows[:, OPP_COLUMNS], -12, axis=1)
+        flipped[:, OPP_COLUMNS] = np.roll(rows[:, OWN_COLUMNS], -12, axis=1)
+        flipped[:, PIN_COLUMNS] = rows[:, PIN_COLUMNS]
+        flipped[:, NEXT] = -rows[:, NEXT]
+        flipped[:, OWN_TURNS] = rows[:, OPP_TURNS]
+        flipped[:, OPP_TURNS] = rows[:, OWN_TURNS]
+        return flipped
     flipped[:, OWN_COLUMNS] = rows[:, OPP_COLUMNS][:, ::-1]
     flipped[:, OPP_COLUMNS] = rows[:, OWN_COLUMNS][:, ::-1]
+    if game == "tabla":
+        flipped[:, PIN_COLUMNS] = rows[:, PIN_COLUMNS]
+        flipped[:, OWN_BAR] = rows[:, OPP_BAR]
+        flipped[:, OPP_BAR] = rows[:, OWN_BAR]
+        return flipped
     flipped[:, PIN_COLUMNS] = -rows[:, PIN_COLUMNS][:, ::-1]
     return flipped

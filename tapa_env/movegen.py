@@ -33,9 +33,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
-from .layout import OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
-from .position import check_rows
-from .rules import DEFAULT_RULES, Rules, check_rules
+from .layout import CLIMB, NEXT, OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
+from .position import PositionError, check_rows
+from .rules import DEFAULT_RULES, AnyRules, rules_for
 
 # Indices into the flags array of Rules.flags().
 _PINNED_BLOCKS_BEAR_OFF = 0
@@ -479,18 +479,24 @@ def _generate_batch(rows, dice, flags):
 def generate_afterstates(
     rows: np.ndarray,
     dice: np.ndarray,
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules | None = DEFAULT_RULES,
     threads: int = 1,
     *,
     check: bool = True,
+    game: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every distinct legal afterstate of a batch of positions, in one compiled call.
 
     Args:
         rows: ``(B, ROW_WIDTH)`` position rows, each in the frame of its side to move; a
             single row ``(ROW_WIDTH,)`` is a batch of one.
-        dice: ``(B, 2)`` integers 1-6, the roll of each row (one row: ``(2,)`` too).
-        rules: the rule choices (:class:`tapa_env.rules.Rules`).
+        dice: ``(B, 2)`` integers 1-6, the roll of each row (one row: ``(2,)`` too). A
+            Gulbara row with a climb to play takes that double.
+        rules: the game's rule choices, which also say the game (:class:`tapa_env.Rules`
+            for Tapa, :class:`tapa_env.TablaRules`, :class:`tapa_env.GulbaraRules`); ``None``
+            with ``game``: that game's defaults.
+        game: ``"tapa"``, ``"tabla"`` or ``"gulbara"``, when ``rules`` is ``None`` (or to
+            check that ``rules`` are that game's).
         threads: split the batch over this many threads (the kernel releases the GIL);
             ``0`` means one per core.
         check: check that every row is a position first
@@ -509,21 +515,27 @@ def generate_afterstates(
             threads that is not a non-negative integer, or (:class:`PositionError`) a row that
             is not a position, named by its index.
     """
+    if game is not None and rules is DEFAULT_RULES:
+        rules = None  # the default argument stands for the game's own defaults
+    rules = rules_for(game, rules)
     if not _compile_noticed:
         _notice_first_compile()
     single = np.ndim(rows) == 1
-    rows = check_rows(rows) if check else as_rows(rows)
+    rows = check_rows(rows, rules.game) if check else as_rows(rows)
     dice = _check_dice(dice, rows.shape[0], single)
-    flags = check_rules(rules).flags()
+    if check and rules.game == "gulbara":
+        _check_gulbara_turns(rows, dice)
+    flags = rules.flags()
+    kernel = _KERNELS[rules.game]
     threads = check_threads(threads) or os.cpu_count() or 1
     if threads <= 1 or rows.shape[0] < 2 * threads:
-        return _checked(_generate_batch(rows, dice, flags), 0)
+        return _checked(kernel(rows, dice, flags), 0)
     bounds = np.linspace(0, rows.shape[0], threads + 1).astype(np.int64)
     with ThreadPoolExecutor(threads) as pool:
         parts = list(
             pool.map(
                 lambda start, stop: _checked(
-                    _generate_batch(rows[start:stop], dice[start:stop], flags),
+                    kernel(rows[start:stop], dice[start:stop], flags),
                     start,
                 ),
                 bounds[:-1],
@@ -535,6 +547,39 @@ def generate_afterstates(
     offsets = np.zeros(rows.shape[0] + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return afterstates, offsets
+
+
+def _tabla_batch(rows, dice, flags):
+    from . import movegen_tabla_gulbara as kernels  # it builds on this module's table
+
+    return kernels.generate_batch(rows, dice, flags, kernels.TABLA)
+
+
+def _gulbara_batch(rows, dice, flags):
+    from . import movegen_tabla_gulbara as kernels
+
+    return kernels.generate_batch(rows, dice, flags, kernels.GULBARA)
+
+
+_KERNELS = {"tapa": _generate_batch, "tabla": _tabla_batch, "gulbara": _gulbara_batch}
+
+
+def _check_gulbara_turns(rows: np.ndarray, dice: np.ndarray) -> None:
+    """Gulbara rows must be their mover's turn, and a climb takes its own double (G5)."""
+    waiting = np.flatnonzero(rows[:, NEXT] != 1)
+    if waiting.size:
+        raise PositionError(
+            f"row {int(waiting[0])}: its next is 'opp', so it is not this side's turn; "
+            "flip it (the position seen by the side moving next) first"
+        )
+    climb = rows[:, CLIMB].astype(np.int64)
+    wrong = np.flatnonzero((climb > 0) & ((dice[:, 0] != climb) | (dice[:, 1] != climb)))
+    if wrong.size:
+        i = int(wrong[0])
+        raise ValueError(
+            f"row {i} has the climbing double {climb[i]}-{climb[i]} to play (G5), "
+            f"not the roll {int(dice[i, 0])}-{int(dice[i, 1])}"
+        )
 
 
 def _check_dice(dice: np.ndarray, batch: int, single: bool) -> np.ndarray:

@@ -7,10 +7,18 @@ import numpy as np
 
 from .layout import (
     CHECKERS,
+    CLIMB,
+    CLIMB_DICE,
+    HANDED,
+    NEXT,
     OPP,
+    OPP_BAR,
     OPP_PINNED,
+    OPP_TURNS,
     OWN,
+    OWN_BAR,
     OWN_PINNED,
+    OWN_TURNS,
     PIN,
     POINTS,
     ROW_DTYPE,
@@ -19,8 +27,18 @@ from .layout import (
     flip,
     initial_rows,
 )
+from .rows_tabla_gulbara import problems, row_problem
+from .rules import GAMES, check_game
 
 _KEYS = ("own", "opp", "own_pinned", "opp_pinned", "own_off", "opp_off")
+_GAME_KEYS = {
+    "tapa": _KEYS,
+    "tabla": ("game", "own", "opp", "own_bar", "opp_bar", "own_off", "opp_off"),
+    "gulbara": (
+        "game", "own", "opp", "own_off", "opp_off", "next", "climb", "climb_dice", "handed",
+        "own_turns", "opp_turns",
+    ),
+}  # fmt: skip
 
 
 class PositionError(ValueError):
@@ -28,42 +46,52 @@ class PositionError(ValueError):
 
 
 class Position:
-    """A Tapa position seen from the side to move; immutable and hashable.
+    """A position of one of the three games seen from the side to move; immutable, hashable.
 
-    Points are in the mover's numbering: the mover starts on 24 and bears off below 1, the
-    opponent starts on the mover's point 1 (docs/rules.md, "Board and frame").
+    Points are in the mover's numbering: the mover starts on 24 and bears off below 1
+    (docs/rules.md, "Board and frame"). In Tapa and Tabla the opponent starts on the mover's
+    point 1; in Gulbara, where both sides run the same way round, on the mover's point 12.
     """
 
-    __slots__ = ("_row", "_hash")
+    __slots__ = ("_row", "_hash", "_game")
 
-    def __init__(self, row: np.ndarray | bytes) -> None:
-        """Wrap one position row (``ROW_WIDTH`` int8 values, :mod:`tapa_env.layout`).
+    def __init__(self, row: np.ndarray | bytes, game: str = "tapa") -> None:
+        """Wrap one position row of ``game`` (``ROW_WIDTH`` int8 values, :mod:`tapa_env.layout`).
 
         The row is copied and validated; use :meth:`from_dict` for the interchange format.
         """
+        check_game(game)
         data = np.frombuffer(bytes(row), dtype=ROW_DTYPE) if isinstance(row, bytes) else row
         array = np.array(data, dtype=ROW_DTYPE).reshape(-1)
         if array.shape != (ROW_WIDTH,):
             raise PositionError(f"a position row has {ROW_WIDTH} values, got {array.size}")
-        _check_row(array)
+        _check_row(array, game)
         array.flags.writeable = False
         self._row = array
-        self._hash = hash(array.tobytes())
+        self._game = game
+        self._hash = hash((game, array.tobytes()))
 
     @classmethod
-    def _trusted(cls, row: np.ndarray) -> Position:
-        """Wrap a row that the engine produced, without checking it again."""
+    def _trusted(cls, row: np.ndarray, game: str = "tapa") -> Position:
+        """Wrap a row of ``game`` that the engine produced, without checking it again."""
         position = object.__new__(cls)
         array = np.array(row, dtype=ROW_DTYPE)
         array.flags.writeable = False
         position._row = array
-        position._hash = hash(array.tobytes())
+        position._game = game
+        position._hash = hash((game, array.tobytes()))
         return position
 
     @classmethod
-    def initial(cls) -> Position:
-        """The starting position (R1): 15 checkers each, on the mover's 24 and the mover's 1."""
-        return cls._trusted(initial_rows(1)[0])
+    def initial(cls, game: str = "tapa") -> Position:
+        """The starting position of ``game``: Tapa's (R1) by default, Tabla's (T1) or
+        Gulbara's (G1)."""
+        return cls._trusted(initial_rows(1, check_game(game))[0], game)
+
+    @property
+    def game(self) -> str:
+        """Which game this is a position of: ``"tapa"``, ``"tabla"`` or ``"gulbara"``."""
+        return self._game
 
     @property
     def row(self) -> np.ndarray:
@@ -82,30 +110,82 @@ class Position:
 
     @property
     def own_pinned(self) -> tuple[int, ...]:
-        """Points where a mover checker lies pinned, ascending."""
+        """Points where a mover checker lies pinned, ascending (Tapa; none in other games)."""
+        if self._game != "tapa":
+            return ()
         return tuple(int(p) + 1 for p in np.flatnonzero(self._row[PIN:] == OWN_PINNED))
 
     @property
     def opp_pinned(self) -> tuple[int, ...]:
-        """Points where an opponent checker lies pinned under mover checkers, ascending."""
+        """Points where an opponent checker lies pinned under mover checkers, ascending
+        (Tapa; none in other games)."""
+        if self._game != "tapa":
+            return ()
         return tuple(int(p) + 1 for p in np.flatnonzero(self._row[PIN:] == OPP_PINNED))
+
+    @property
+    def own_bar(self) -> int:
+        """Mover checkers on the bar (Tabla; 0 in other games)."""
+        return int(self._row[OWN_BAR]) if self._game == "tabla" else 0
+
+    @property
+    def opp_bar(self) -> int:
+        """Opponent checkers on the bar (Tabla; 0 in other games)."""
+        return int(self._row[OPP_BAR]) if self._game == "tabla" else 0
 
     @property
     def own_off(self) -> int:
         """Mover checkers borne off."""
-        return CHECKERS - sum(self.own)
+        return CHECKERS - sum(self.own) - self.own_bar
 
     @property
     def opp_off(self) -> int:
         """Opponent checkers borne off."""
-        return CHECKERS - sum(self.opp)
+        return CHECKERS - sum(self.opp) - self.opp_bar
+
+    @property
+    def turn(self) -> dict:
+        """Gulbara's turn state (docs/formats.md): ``next``, ``climb``, ``climb_dice``,
+        ``handed``, ``own_turns``, ``opp_turns``; empty for the other games."""
+        if self._game != "gulbara":
+            return {}
+        row = self._row
+        return {
+            "next": "own" if row[NEXT] == 1 else "opp",
+            "climb": int(row[CLIMB]),
+            "climb_dice": int(row[CLIMB_DICE]),
+            "handed": bool(row[HANDED]),
+            "own_turns": int(row[OWN_TURNS]),
+            "opp_turns": int(row[OPP_TURNS]),
+        }
 
     def flip(self) -> Position:
-        """The same position seen by the other side (its point ``p`` is our ``25 - p``)."""
-        return Position._trusted(flip(self._row)[0])
+        """The same position seen by the other side (in Tapa and Tabla its point ``p`` is our
+        ``25 - p``; in Gulbara our ``p + 12``, modulo 24)."""
+        return Position._trusted(flip(self._row, self._game)[0], self._game)
 
     def to_dict(self) -> dict:
-        """The interchange format of docs/formats.md (plain ints and lists)."""
+        """The interchange format of docs/formats.md (plain ints and lists); a Tapa position
+        has no ``"game"`` key."""
+        if self._game == "tabla":
+            return {
+                "game": "tabla",
+                "own": list(self.own),
+                "opp": list(self.opp),
+                "own_bar": self.own_bar,
+                "opp_bar": self.opp_bar,
+                "own_off": self.own_off,
+                "opp_off": self.opp_off,
+            }
+        if self._game == "gulbara":
+            return {
+                "game": "gulbara",
+                "own": list(self.own),
+                "opp": list(self.opp),
+                "own_off": self.own_off,
+                "opp_off": self.opp_off,
+                **self.turn,
+            }
         return {
             "own": list(self.own),
             "opp": list(self.opp),
@@ -117,13 +197,22 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: dict) -> Position:
-        """Read the interchange format; a ``PositionError`` (a ``ValueError``) names any problem."""
+        """Read the interchange format; a ``PositionError`` (a ``ValueError``) names any problem.
+
+        ``"game"`` says which game (absent: Tapa).
+        """
         if not isinstance(data, dict):
             raise PositionError(f"a position is a dict with keys {list(_KEYS)}, got {type(data)}")
-        missing = [k for k in _KEYS if k not in data]
-        extra = sorted(str(k) for k in data if k not in _KEYS)
+        game = data.get("game", "tapa")
+        if game not in _GAME_KEYS:
+            raise PositionError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+        keys = _GAME_KEYS[game]
+        missing = [k for k in keys if k not in data and k != "game"]
+        extra = sorted(str(k) for k in data if k not in keys and k != "game")
         if missing or extra:
-            raise PositionError(f"position keys: missing {missing}, unexpected {extra}")
+            raise PositionError(f"{game} position keys: missing {missing}, unexpected {extra}")
+        if game != "tapa":
+            return _read_other_game(cls, data, game)
         row = np.zeros(ROW_WIDTH, dtype=ROW_DTYPE)
         for side, start in (("own", OWN), ("opp", OPP)):
             counts = data[side]
@@ -168,9 +257,23 @@ class Position:
         ``own|opp|pins``: ``point:count`` pairs of each side (mover's numbering), and the pins
         as ``+p`` (an opponent checker pinned on ``p``) or ``-p`` (a mover checker pinned on
         ``p``). The initial position is ``24:15|1:15|``.
+
+        The other games' keys start with the game's name and a slash, and end with what the
+        game needs instead of pins: Tabla's bars ``own,opp``
+        (``tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0``), Gulbara's turn state
+        ``next,climb,climb_dice,handed,own_turns,opp_turns``
+        (``gulbara/24:15|12:15|own,0,0,0,0,0``).
         """
         own = ",".join(f"{p + 1}:{n}" for p, n in enumerate(self.own) if n)
         opp = ",".join(f"{p + 1}:{n}" for p, n in enumerate(self.opp) if n)
+        if self._game == "tabla":
+            return f"tabla/{own}|{opp}|{self.own_bar},{self.opp_bar}"
+        if self._game == "gulbara":
+            turn = self.turn
+            state = ",".join(
+                str(int(value)) if not isinstance(value, str) else value for value in turn.values()
+            )
+            return f"gulbara/{own}|{opp}|{state}"
         pins = ",".join(
             f"{'+' if flag == OPP_PINNED else '-'}{p + 1}"
             for p, flag in enumerate(self._row[PIN:])
@@ -181,9 +284,21 @@ class Position:
     @classmethod
     def from_key(cls, key: str) -> Position:
         """Read :attr:`key` back; a ``PositionError`` names a malformed key."""
-        parts = key.strip().split("|") if isinstance(key, str) else []
+        game, text = "tapa", key.strip() if isinstance(key, str) else ""
+        head, slash, rest = text.partition("/")
+        if slash:
+            if head not in ("tabla", "gulbara"):
+                raise PositionError(
+                    f"a position key starts with tabla/ or gulbara/ (or nothing, for Tapa), "
+                    f"got {key!r}"
+                )
+            game, text = head, rest
+        parts = text.split("|")
         if len(parts) != 3:
-            raise PositionError(f"a position key has the form 'own|opp|pins', got {key!r}")
+            form = {"tapa": "own|opp|pins", "tabla": "tabla/own|opp|bars"}.get(
+                game, "gulbara/own|opp|turn"
+            )
+            raise PositionError(f"a {game} position key has the form '{form}', got {key!r}")
         sides = []
         for text in parts[:2]:
             counts = [0] * POINTS
@@ -197,6 +312,8 @@ class Position:
                 seen.add(point)
                 counts[int(point) - 1] = int(count)
             sides.append(counts)
+        if game != "tapa":
+            return cls.from_dict(_other_game_dict(game, sides, parts[2], key))
         own_pinned, opp_pinned = [], []
         for pin in filter(None, parts[2].split(",")):
             if pin[:1] not in ("+", "-") or not _is_number(pin[1:]):
@@ -214,7 +331,7 @@ class Position:
         )
 
     def __reduce__(self):
-        return (Position, (bytes(self._row),))
+        return (Position, (bytes(self._row), self._game))
 
     def __copy__(self) -> Position:
         return self
@@ -225,7 +342,11 @@ class Position:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
-        return self._hash == other._hash and bytes(self._row) == bytes(other._row)
+        return (
+            self._hash == other._hash
+            and self._game == other._game
+            and bytes(self._row) == bytes(other._row)
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -243,17 +364,97 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+def _other_game_dict(game: str, sides: list[list[int]], last: str, key: str) -> dict:
+    """The interchange dict of a Tabla or Gulbara key whose sides are read, ``last`` its tail."""
+    values = last.split(",")
+    data: dict = {"game": game, "own": sides[0], "opp": sides[1]}
+    if game == "tabla":
+        if len(values) != 2 or not all(_is_number(v) for v in values):
+            raise PositionError(f"a tabla key ends with the bars 'own,opp', got {key!r}")
+        data["own_bar"], data["opp_bar"] = int(values[0]), int(values[1])
+    else:
+        names = ("next", "climb", "climb_dice", "handed", "own_turns", "opp_turns")
+        if len(values) != len(names) or values[0] not in ("own", "opp"):
+            raise PositionError(
+                f"a gulbara key ends with 'next,climb,climb_dice,handed,own_turns,opp_turns' "
+                f"(next is own or opp), got {key!r}"
+            )
+        if not all(_is_number(v) for v in values[1:]) or values[4] not in ("0", "1"):
+            raise PositionError(f"bad turn state {last!r} in gulbara key {key!r}")
+        data.update({name: int(v) for name, v in zip(names[1:], values[1:], strict=True)})
+        data["next"] = values[0]
+        data["handed"] = values[4] == "1"
+    bar = (data.get("own_bar", 0), data.get("opp_bar", 0))
+    data["own_off"] = CHECKERS - sum(sides[0]) - bar[0]
+    data["opp_off"] = CHECKERS - sum(sides[1]) - bar[1]
+    return data
+
+
+def _read_other_game(cls: type, data: dict, game: str) -> Position:
+    """A Tabla or Gulbara position from its interchange dict (keys already checked)."""
+    row = np.zeros(ROW_WIDTH, dtype=ROW_DTYPE)
+    for side, start in (("own", OWN), ("opp", OPP)):
+        counts = data[side]
+        if not isinstance(counts, (list, tuple)) or len(counts) != POINTS:
+            raise PositionError(f"{side!r} must be a list of {POINTS} counts, got {counts!r}")
+        for index, count in enumerate(counts):
+            _check_int(count, f"{side}[{index}] (point {index + 1})")
+            if not 0 <= count <= CHECKERS:
+                raise PositionError(
+                    f"{side}[{index}] (point {index + 1}) has {count} checkers; "
+                    f"a point holds 0 to {CHECKERS}"
+                )
+            row[start + index] = count
+    if game == "tabla":
+        for name, column in (("own_bar", OWN_BAR), ("opp_bar", OPP_BAR)):
+            _check_int(data[name], name)
+            if not 0 <= data[name] <= CHECKERS:
+                raise PositionError(f"{name} is {data[name]}; a bar holds 0 to {CHECKERS}")
+            row[column] = data[name]
+    else:
+        if data["next"] not in ("own", "opp"):
+            raise PositionError(f"next must be 'own' or 'opp', got {data['next']!r}")
+        row[NEXT] = 1 if data["next"] == "own" else -1
+        if not isinstance(data["handed"], bool):
+            raise PositionError(f"handed must be true or false, got {data['handed']!r}")
+        row[HANDED] = int(data["handed"])
+        for name, column in (
+            ("climb", CLIMB), ("climb_dice", CLIMB_DICE), ("own_turns", OWN_TURNS),
+            ("opp_turns", OPP_TURNS),
+        ):  # fmt: skip
+            _check_int(data[name], name)
+            if not 0 <= data[name] <= 6:
+                raise PositionError(f"{name} is {data[name]}; see docs/formats.md for its range")
+            row[column] = data[name]
+    problem = row_problem(row, game)
+    if problem is not None:
+        raise PositionError(problem)
+    bar = (int(row[OWN_BAR]), int(row[OPP_BAR])) if game == "tabla" else (0, 0)
+    for index, (side, start) in enumerate((("own", OWN), ("opp", OPP))):
+        off = data[f"{side}_off"]
+        _check_int(off, f"{side}_off")
+        on_board = int(row[start : start + POINTS].sum()) + bar[index]
+        if off + on_board != CHECKERS:
+            where = "on the board and the bar" if game == "tabla" else "on the board"
+            raise PositionError(
+                f"{side}: {on_board} checkers {where} and {off} borne off make "
+                f"{on_board + off}, not {CHECKERS}"
+            )
+    return cls(row, game)
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise PositionError(f"{what} must be an integer, got {value!r}")
 
 
-def _check_row(row: np.ndarray) -> None:
-    """Raise ``PositionError`` naming the first way ``row`` cannot be a position."""
-    problem = _row_problem(row)
+def _check_row(row: np.ndarray, game: str = "tapa") -> None:
+    """Raise ``PositionError`` naming the first way ``row`` cannot be a position of ``game``."""
+    problem = _row_problem(row) if game == "tapa" else row_problem(row, game)
     if problem is not None:
         raise PositionError(problem)
-    if not row[OWN : OWN + POINTS].any() and not row[OPP : OPP + POINTS].any():
+    bars = row[OWN_BAR] or row[OPP_BAR] if game == "tabla" else False
+    if not row[OWN : OWN + POINTS].any() and not row[OPP : OPP + POINTS].any() and not bars:
         raise PositionError("both sides have borne off all their checkers; no game ends so")
 
 
@@ -332,8 +533,10 @@ def _column_name(column: int) -> str:
     return f"the pin value of point {point}"
 
 
-def check_rows(rows: np.ndarray) -> np.ndarray:
-    """``rows`` as a C-contiguous ``int8`` array ``(B, ROW_WIDTH)``, each row checked.
+def check_rows(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
+    """``rows`` of ``game`` as a C-contiguous ``int8`` array ``(B, ROW_WIDTH)``, each checked.
+
+    Tabla and Gulbara rows are checked by :mod:`tapa_env.rows_tabla_gulbara`; for Tapa:
 
     Accepts what :func:`tapa_env.layout.as_rows` does (a single row becomes a batch of one),
     with values of any integer dtype, or floats that are whole numbers. Every row must be a
@@ -347,6 +550,8 @@ def check_rows(rows: np.ndarray) -> np.ndarray:
             and what is wrong with it.
     """
     array = np.asarray(rows)
+    if game != "tapa":
+        return _check_other_rows(array, check_game(game))
     if array.dtype == ROW_DTYPE:  # the usual case, kept short: nothing can wrap or truncate
         checked = as_rows(array)
         bad = _first_bad_row(checked)
@@ -372,4 +577,23 @@ def check_rows(rows: np.ndarray) -> np.ndarray:
             raise PositionError(f"row {index}: {_column_name(column)} is {value!r}; {rule}")
     if bad >= 0:
         raise PositionError(f"row {bad}: {_row_problem(checked[bad])}")
+    return checked
+
+
+def _check_other_rows(array: np.ndarray, game: str) -> np.ndarray:
+    """:func:`check_rows` for Tabla and Gulbara rows."""
+    if array.dtype.kind not in "iuf":
+        raise PositionError(f"position rows must hold integers, got {array.dtype}")
+    with np.errstate(invalid="ignore"):
+        checked = as_rows(array)
+        changed = checked != array.reshape(checked.shape)
+    if changed.any():
+        index, column = (int(i) for i in np.argwhere(changed)[0])
+        value = array.reshape(checked.shape)[index, column].item()
+        raise PositionError(
+            f"row {index}: column {column} is {value!r}; a {game} row holds small whole numbers"
+        )
+    bad = np.flatnonzero(problems(checked, game))
+    if bad.size:
+        raise PositionError(f"row {int(bad[0])}: {row_problem(checked[bad[0]], game)}")
     return checked

@@ -255,10 +255,17 @@ def test_check_false_still_checks_the_shape_and_the_dice():
 
 # --- rules and threads ----------------------------------------------------------------------
 
-NOT_RULES = ["x", None, {"both_mothers_draw": False}, Rules().flags()]
+NOT_RULES = ["x", {"both_mothers_draw": False}, Rules().flags()]
 
 
-@pytest.mark.parametrize("rules", NOT_RULES, ids=["str", "None", "dict", "flags"])
+def test_no_rules_means_the_games_own():
+    assert legal_afterstates(Position.initial(), (6, 5), rules=None) == legal_afterstates(
+        Position.initial(), (6, 5)
+    )
+    assert outcome(Position.initial(), rules=None) is None
+
+
+@pytest.mark.parametrize("rules", NOT_RULES, ids=["str", "dict", "flags"])
 @pytest.mark.parametrize(
     "call",
     [

@@ -1,0 +1,126 @@
+"""What makes a Tabla or a Gulbara row a position (docs/formats.md), checked for a batch.
+
+Tapa's checks live in :mod:`tapa_env.position`; these are the other two games'. Both games:
+counts 0 to 15, no point shared by the two colours, at most 15 checkers of a side. Tabla: the
+bars hold 0 to 15 and count with the side's checkers; the rest of the third block is zero.
+Gulbara: the turn columns hold what :mod:`tapa_env.layout` says and the rest is zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .layout import (
+    CHECKERS,
+    CLIMB,
+    CLIMB_DICE,
+    COUNTED_TURNS,
+    HANDED,
+    NEXT,
+    OPP_BAR,
+    OPP_COLUMNS,
+    OPP_TURNS,
+    OWN_BAR,
+    OWN_COLUMNS,
+    OWN_TURNS,
+    PIN,
+    POINTS,
+    ROW_WIDTH,
+)
+
+_TABLA_USED = (OWN_BAR, OPP_BAR)
+_GULBARA_USED = (NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS)
+
+
+def problems(rows: np.ndarray, game: str) -> np.ndarray:
+    """``(B,)`` bool: which of the ``(B, ROW_WIDTH)`` int8 rows of ``game`` are not positions."""
+    rows = rows.astype(np.int64)
+    own, opp = rows[:, OWN_COLUMNS], rows[:, OPP_COLUMNS]
+    bad = ((own < 0) | (own > CHECKERS) | (opp < 0) | (opp > CHECKERS)).any(axis=1)
+    bad |= ((own > 0) & (opp > 0)).any(axis=1)
+    used = _TABLA_USED if game == "tabla" else _GULBARA_USED
+    rest = [c for c in range(PIN, ROW_WIDTH) if c not in used]
+    bad |= (rows[:, rest] != 0).any(axis=1)
+    own_total, opp_total = own.sum(axis=1), opp.sum(axis=1)
+    if game == "tabla":
+        bars = rows[:, [OWN_BAR, OPP_BAR]]
+        bad |= ((bars < 0) | (bars > CHECKERS)).any(axis=1)
+        own_total = own_total + bars[:, 0]
+        opp_total = opp_total + bars[:, 1]
+    else:
+        next_, climb, left = rows[:, NEXT], rows[:, CLIMB], rows[:, CLIMB_DICE]
+        handed, turns = rows[:, HANDED], rows[:, [OWN_TURNS, OPP_TURNS]]
+        bad |= (next_ != 1) & (next_ != -1)
+        bad |= (climb < 0) | (climb > 6) | (left < 0) | (left > 4) | ((climb == 0) != (left == 0))
+        bad |= (handed < 0) | (handed > 1) | ((handed == 1) & (climb == 0))
+        bad |= (next_ == -1) & (climb > 0) & (handed == 0)
+        bad |= ((turns < 0) | (turns > COUNTED_TURNS)).any(axis=1)
+    bad |= (own_total > CHECKERS) | (opp_total > CHECKERS)
+    return bad
+
+
+def row_problem(row: np.ndarray, game: str) -> str | None:
+    """The first way the ``(ROW_WIDTH,)`` row of ``game`` is not a position, or ``None``."""
+    row = row.astype(np.int64)
+    own, opp = row[OWN_COLUMNS], row[OPP_COLUMNS]
+    for side, counts in (("own", own), ("opp", opp)):
+        for index, count in enumerate(counts):
+            if not 0 <= count <= CHECKERS:
+                return (
+                    f"{side}[{index}] (point {index + 1}) has {count} checkers; "
+                    f"a point holds 0 to {CHECKERS}"
+                )
+    for index in range(POINTS):
+        if own[index] and opp[index]:
+            rule = (
+                "a point with two or more checkers is held and a lone one is hit"
+                if game == "tabla"
+                else "one checker holds a point and nothing is hit"
+            )
+            return (
+                f"point {index + 1} has {own[index]} mover and {opp[index]} opponent checkers; "
+                f"both colours never share a point in {game} ({rule})"
+            )
+    used = _TABLA_USED if game == "tabla" else _GULBARA_USED
+    for column in range(PIN, ROW_WIDTH):
+        if column not in used and row[column] != 0:
+            return f"column {column} is {row[column]}; {game} rows keep it 0"
+    own_total, opp_total = own.sum(), opp.sum()
+    if game == "tabla":
+        for name, column in (("own_bar", OWN_BAR), ("opp_bar", OPP_BAR)):
+            if not 0 <= row[column] <= CHECKERS:
+                return f"{name} is {row[column]}; a bar holds 0 to {CHECKERS} checkers"
+        own_total += row[OWN_BAR]
+        opp_total += row[OPP_BAR]
+        where = "on the board and the bar"
+    else:
+        problem = _gulbara_turn_problem(row)
+        if problem:
+            return problem
+        where = "on the board"
+    for side, total in (("own", own_total), ("opp", opp_total)):
+        if total > CHECKERS:
+            return f"{side} has {total} checkers {where}, over {CHECKERS}"
+    return None
+
+
+def _gulbara_turn_problem(row: np.ndarray) -> str | None:
+    next_, climb, left, handed = row[NEXT], row[CLIMB], row[CLIMB_DICE], row[HANDED]
+    if next_ not in (1, -1):
+        return f"next is {next_}; it says who moves next: +1 own, -1 opp"
+    if not 0 <= climb <= 6:
+        return f"climb is {climb}; it is the double still to play, 1 to 6, or 0 for none"
+    if not 0 <= left <= 4:
+        return f"climb_dice is {left}; a double has 1 to 4 dice left (0 with no climb)"
+    if (climb == 0) != (left == 0):
+        return f"climb {climb} with climb_dice {left}: both are 0, or neither is"
+    if handed not in (0, 1):
+        return f"handed is {handed}; it is 0 or 1"
+    if handed and not climb:
+        return "handed is set with no climb to play; handed numbers are a climb"
+    if next_ == -1 and climb and not handed:
+        return "a climb that passes to the other side must be handed (handed 1)"
+    for name, column in (("own_turns", OWN_TURNS), ("opp_turns", OPP_TURNS)):
+        if not 0 <= row[column] <= COUNTED_TURNS:
+            return f"{name} is {row[column]}; turns are counted 0 to {COUNTED_TURNS}"
+    return None
