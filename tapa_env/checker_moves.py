@@ -35,11 +35,18 @@ from .movegen import (
     _write_afterstate,
     turn_state,
 )
-from .rules import DEFAULT_RULES, Rules, check_rules
+from .rules import DEFAULT_RULES, AnyRules, check_rules
 
 DICE_FACES = 6
 MOVE_ACTIONS = POINTS * DICE_FACES  # 144
+BAR_ACTIONS = DICE_FACES
+"""Tabla's actions 144-149: a checker enters from the bar (source 25) with a 1 to a 6."""
 _MAX_DICE = 4
+
+
+def move_actions(game: str = "tapa") -> int:
+    """The size of ``game``'s checker-move action space: 144, and 150 in Tabla (the bar)."""
+    return MOVE_ACTIONS + (BAR_ACTIONS if game == "tabla" else 0)
 
 
 def move_action(source: int, die: int) -> int:
@@ -178,9 +185,11 @@ class CheckerMoves:
             turn is complete or the mover passes).
     """
 
-    def __init__(self, count: int, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, count: int, rules: AnyRules = DEFAULT_RULES) -> None:
         self.count = count
-        self.flags = check_rules(rules).flags()
+        rules = check_rules(rules)
+        self.game = rules.game
+        self.flags = rules.flags()
         self.rows = np.zeros((count, ROW_WIDTH), dtype=np.int8)
         self.dice_left = np.zeros((count, _MAX_DICE), dtype=np.int64)
         self.needed = np.zeros(count, dtype=np.int64)
@@ -188,27 +197,40 @@ class CheckerMoves:
         self._words = np.zeros((count, 4), dtype=np.int64)
         self._turns = np.zeros((count, 4), dtype=np.int64)
         self._larger_only = np.zeros(count, dtype=np.bool_)
-        self._masks = np.zeros((count, MOVE_ACTIONS), dtype=np.bool_)
+        self._fields = np.zeros((count, 6), dtype=np.int64)
+        self._masks = np.zeros((count, move_actions(self.game)), dtype=np.bool_)
 
     def begin(self, rows: np.ndarray, dice: np.ndarray, which: np.ndarray) -> None:
         """Start the turn of each game in ``which`` from ``rows[g]`` (mover's frame) with
         ``dice[g]`` ((count, 2) int64)."""
         which = np.asarray(which, dtype=np.int64)
         rows = as_rows(rows)
-        _begin(
-            rows, np.ascontiguousarray(dice, dtype=np.int64), which, self.flags,
-            self._start_rows, self._words, self._turns, self.dice_left, self.needed,
-            self._larger_only,
-        )  # fmt: skip
-        self.rows[which] = rows[which]
-        _masks(
+        dice = np.ascontiguousarray(dice, dtype=np.int64)
+        if self.game != "tapa":
+            _other_games().begin(
+                rows, dice, which, self.flags, _KERNEL_GAME[self.game], self._start_rows,
+                self._words, self._turns, self.dice_left, self.needed, self._larger_only,
+                self._fields, self.rows,
+            )  # fmt: skip
+        else:
+            _begin(
+                rows, dice, which, self.flags, self._start_rows, self._words, self._turns,
+                self.dice_left, self.needed, self._larger_only,
+            )  # fmt: skip
+            self.rows[which] = rows[which]
+        self._update_masks(which)
+
+    def _update_masks(self, which: np.ndarray) -> None:
+        kernel = _masks if self.game == "tapa" else _other_games().masks
+        kernel(
             which, self._words, self._turns, self.dice_left, self.needed, self._larger_only,
             self._masks,
         )  # fmt: skip
 
     @property
     def masks(self) -> np.ndarray:
-        """``(count, 144)`` bool: the legal checker moves of each game now (a view)."""
+        """``(count, 144)`` bool (Tabla: 150): the legal checker moves of each game now (a
+        view)."""
         return self._masks
 
     def dice_counts(self) -> np.ndarray:
@@ -224,22 +246,24 @@ class CheckerMoves:
         """
         which = np.asarray(which, dtype=np.int64)
         actions = np.asarray(actions, dtype=np.int64)
-        inside = (actions >= 0) & (actions < MOVE_ACTIONS)
+        inside = (actions >= 0) & (actions < self._masks.shape[1])
         legal = inside.copy()
         legal[inside] = self._masks[which[inside], actions[inside]]
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise ValueError(self.illegal_message(int(which[bad]), actions[bad]))
         done = np.zeros(len(which), dtype=np.bool_)
-        _apply(
-            actions, which, self.flags, self._start_rows, self._words, self._turns,
-            self.dice_left, self.needed, self.rows, done,
-        )  # fmt: skip
-        going_on = which[~done]
-        _masks(
-            going_on, self._words, self._turns, self.dice_left, self.needed,
-            self._larger_only, self._masks,
-        )  # fmt: skip
+        if self.game != "tapa":
+            _other_games().apply(
+                actions, which, _KERNEL_GAME[self.game], self._start_rows, self._words,
+                self._turns, self.dice_left, self.needed, self._fields, self.rows, done,
+            )  # fmt: skip
+        else:
+            _apply(
+                actions, which, self.flags, self._start_rows, self._words, self._turns,
+                self.dice_left, self.needed, self.rows, done,
+            )  # fmt: skip
+        self._update_masks(which[~done])
         self._masks[which[done]] = False
         return done
 
@@ -250,13 +274,14 @@ class CheckerMoves:
         copy = CheckerMoves.__new__(CheckerMoves)
         copy.count = len(games)
         copy.flags = self.flags
+        copy.game = self.game
         for name in self._STATE:
             setattr(copy, name, getattr(self, name)[games].copy())
         return copy
 
     _STATE = (
         "rows", "dice_left", "needed", "_start_rows", "_words", "_turns", "_larger_only",
-        "_masks",
+        "_fields", "_masks",
     )  # fmt: skip
 
     def get_state(self) -> dict:
@@ -266,6 +291,8 @@ class CheckerMoves:
     def set_state(self, state: dict) -> None:
         """Continue the turns saved by :meth:`get_state`; ``ValueError`` when malformed."""
         for name in self._STATE:
+            if name == "_fields" and "fields" not in state:
+                continue  # saved before Gulbara: Tapa's turns have no such columns
             saved = np.asarray(state[name.lstrip("_")])
             mine = getattr(self, name)
             if saved.shape != mine.shape:
@@ -279,14 +306,27 @@ class CheckerMoves:
         legal = [int(a) for a in np.flatnonzero(self._masks[game])]
         moves = ", ".join(f"{a} ({_move_text(a)})" for a in legal[:12])
         more = ", ..." if len(legal) > 12 else ""
-        if isinstance(action, (int, np.integer)) and 0 <= action < MOVE_ACTIONS:
+        size = self._masks.shape[1]
+        if isinstance(action, (int, np.integer)) and 0 <= action < size:
             what = f"action {int(action)} ({_move_text(int(action))}) is not a legal move"
         else:
-            what = f"action {action!r} is not a checker move 0..{MOVE_ACTIONS - 1}"
+            what = f"action {action!r} is not a checker move 0..{size - 1}"
         return f"game {game}: {what}; the legal moves now are {moves}{more}"
 
 
 def _move_text(action: int) -> str:
     source, die = action_move(action)
+    if source == POINTS + 1:
+        return f"bar/{POINTS + 1 - die} with a {die}"
     target = source - die
     return f"{source}/{target if target > 0 else 'off'} with a {die}"
+
+
+_KERNEL_GAME = {"tabla": 1, "gulbara": 2}
+
+
+def _other_games():
+    """Tabla's and Gulbara's kernels (:mod:`tapa_env.checker_moves_tabla_gulbara`)."""
+    from . import checker_moves_tabla_gulbara
+
+    return checker_moves_tabla_gulbara

@@ -198,12 +198,14 @@ def _encode_expert(rows, out):
 
 @dataclass(frozen=True)
 class Encoding:
-    """A named position encoding: ``size`` float32 features a row, tagged with ``version``."""
+    """A named position encoding of a game: ``size`` float32 features a row, tagged with
+    ``version`` (Tabla's and Gulbara's versions start with the game's name)."""
 
     name: str
     version: str
     size: int
     description: str
+    game: str = "tapa"
 
     def encode(
         self, rows: np.ndarray, out: np.ndarray | None = None, *, check: bool = True
@@ -214,7 +216,7 @@ class Encoding:
         (:func:`tapa_env.position.check_rows`, a ``PositionError`` naming the first bad row);
         ``False`` skips that, for rows the engine produced itself.
         """
-        rows = check_rows(rows) if check else as_rows(rows)
+        rows = check_rows(rows, self.game) if check else as_rows(rows)
         if out is None:
             out = np.empty((rows.shape[0], self.size), dtype=np.float32)
         elif out.shape != (rows.shape[0], self.size) or out.dtype != np.float32:
@@ -222,7 +224,11 @@ class Encoding:
                 f"out must be float32 of shape {(rows.shape[0], self.size)}, "
                 f"got {out.dtype} {out.shape}"
             )
-        if rows.shape[0]:
+        if rows.shape[0] and self.game != "tapa":
+            from . import encoding_tabla_gulbara
+
+            encoding_tabla_gulbara.encode(rows, out, self.game, self.name == "expert")
+        elif rows.shape[0]:
             (_encode_expert if self.name == "expert" else _encode_raw)(rows, out)
         return out
 
@@ -238,9 +244,22 @@ ENCODINGS = {
 }
 
 
-def get_encoding(name: str) -> Encoding:
-    """The encoding called ``name``; a ``ValueError`` lists the known names."""
+def _other_games_encodings() -> dict:
+    from .encoding_tabla_gulbara import DESCRIPTIONS, SIZES
+
+    return {
+        key: Encoding(key[1], f"{key[0]}-{key[1]}-v1", size, DESCRIPTIONS[key], key[0])
+        for key, size in SIZES.items()
+    }
+
+
+GAME_ENCODINGS = {("tapa", name): encoding for name, encoding in ENCODINGS.items()}
+GAME_ENCODINGS.update(_other_games_encodings())
+
+
+def get_encoding(name: str, game: str = "tapa") -> Encoding:
+    """The encoding called ``name`` of ``game``; a ``ValueError`` lists the known names."""
     try:
-        return ENCODINGS[name]
+        return GAME_ENCODINGS[(game, name)]
     except (KeyError, TypeError):
         raise ValueError(f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}") from None

@@ -1,4 +1,5 @@
-"""Gymnasium environments over the batched engine: ``Tapa-v0``, single and native vector.
+"""Gymnasium environments over the batched engine: ``Tapa-v0``, ``Tabla-v0`` and
+``Gulbara-v0``, single and native vector (the same classes, with ``game=``).
 
 Both play from the side to move, with one of two action modes:
 
@@ -6,10 +7,14 @@ Both play from the side to move, with one of two action modes:
   afterstates, in the engine's order (``Discrete(3072)``). The observation is a dict of the
   encoded position (:mod:`tapa_env.encoding`) and the roll.
 * ``actions="move"``: an action is one checker move, ``6 * (source - 1) + (die - 1)``
-  (``Discrete(144)``, :mod:`tapa_env.checker_moves`); a turn takes as many steps as its
+  (``Discrete(144)``; Tabla's ``Discrete(150)``, whose source 25 is the bar,
+  :mod:`tapa_env.checker_moves`); a turn takes as many steps as its
   play has moves, and a turn with no legal move passes by itself. The observation is one
   flat float32 vector: the encoded position as it stands after this turn's moves so far,
   the dice still to play (a count for each face 1-6) and the player to move (0 or 1).
+
+In Gulbara a climbing double is a turn of its own by the same side (``info["to_move"]``
+says who decides; the observation's encoding carries the climb).
 
 Without an opponent the agent plays both sides and the reward is the points of a finished
 game from the side that just moved (R8, R9, R10), 0 before then. With ``opponent=`` the
@@ -31,14 +36,14 @@ from gymnasium.vector.utils import batch_space
 
 from .afterstates import Afterstates, TurnAfterstates
 from .board_image import board_image
-from .checker_moves import DICE_FACES, MOVE_ACTIONS, CheckerMoves
+from .checker_moves import DICE_FACES, MOVE_ACTIONS, CheckerMoves, move_actions
 from .checks import whole_number
 from .encoding import Encoding, get_encoding
 from .games import MAX_AFTERSTATES
-from .layout import as_rows
+from .layout import CLIMB, NEXT, as_rows
 from .position import Position, PositionError
 from .results import outcomes
-from .rules import DEFAULT_RULES, Rules, check_rules
+from .rules import AnyRules, rules_for
 from .table import ACTION_MODES, Table, opponent_player
 
 DEFAULT_MAX_TURNS = 1000
@@ -147,14 +152,14 @@ def _action(action: Any, legal: int, game: str = "") -> int:
     return int(action)
 
 
-def _move(action: Any) -> int:
+def _move(action: Any, size: int = MOVE_ACTIONS) -> int:
     """A checker-move action as an int; a ``ValueError`` for what is not an integer."""
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
         raise ValueError(
             f"a checker-move action is an integer 6 * (source - 1) + (die - 1) in "
-            f"0..{MOVE_ACTIONS - 1}, got {action!r}"
+            f"0..{size - 1}, got {action!r}"
         )
     return int(action)
 
@@ -180,7 +185,7 @@ def read_position(value: Any) -> Position:
 
 
 def _start_options(
-    options: dict | None, count: int, rules: Rules
+    options: dict | None, count: int, rules: AnyRules
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """``reset(options=...)`` read: rows ``(count, ROW_WIDTH)`` and dice ``(count, 2)``."""
     if not options:
@@ -196,6 +201,16 @@ def _start_options(
         if len(positions) != count:
             raise ValueError(f"give one position or {count}, one per game; got {len(positions)}")
         for position in positions:
+            if position.game != rules.game:
+                raise ValueError(
+                    f"the position {position.key!r} is {position.game}'s; this env plays "
+                    f"{rules.game}"
+                )
+            if position.game == "gulbara" and position.row[NEXT] != 1:
+                raise ValueError(
+                    f"the position {position.key!r} is the other side's turn (next is opp): "
+                    "give it flipped, seen by the side to move"
+                )
             if outcomes(position.row[None, :], rules=rules, check=False)[0][0]:
                 raise ValueError(f"the position {position.key!r} is a finished game")
         rows = np.stack([p.row for p in positions])
@@ -214,6 +229,15 @@ def _start_options(
                 f"got {options['dice']!r}"
             )
         dice = dice.astype(np.int64)
+        if rows is not None and rules.game == "gulbara":
+            climb = rows[:, CLIMB].astype(np.int64)
+            wrong = (climb > 0) & ((dice[:, 0] != climb) | (dice[:, 1] != climb))
+            if wrong.any():
+                i = int(np.flatnonzero(wrong)[0])
+                raise ValueError(
+                    f"the position has the climbing double {climb[i]}-{climb[i]} to play "
+                    f"(G5), not the roll {int(dice[i, 0])}-{int(dice[i, 1])}; leave dice out"
+                )
     return rows, dice
 
 
@@ -221,7 +245,7 @@ class _OpponentSeat:
     """The ``opponent`` property both envs share; they keep their games in ``_table``."""
 
     _table: Table
-    rules: Rules
+    rules: AnyRules
 
     @property
     def opponent(self) -> Any:
@@ -242,7 +266,7 @@ class _OpponentSeat:
 
 
 class TapaEnv(_OpponentSeat, gym.Env):
-    """One game of Tapa, played from the side to move.
+    """One game of Tapa (or Tabla, or Gulbara: ``game=``), played from the side to move.
 
     Args:
         encoding: the position encoding, ``"raw"`` or ``"expert"``.
@@ -253,7 +277,10 @@ class TapaEnv(_OpponentSeat, gym.Env):
             and draws from the env's generator. The agent is then player 0, every
             observation is its turn, and the reward is from its side.
         max_turns: turns (of both sides) after which a game is truncated.
-        rules: the rule choices (:class:`tapa_env.Rules`).
+        rules: the rule choices (:class:`tapa_env.Rules`, ``TablaRules``, ``GulbaraRules``);
+            ``None``: the game's own.
+        game: ``"tapa"`` (the default), ``"tabla"`` or ``"gulbara"``: what ``Tabla-v0`` and
+            ``Gulbara-v0`` set.
         render_mode: ``"ansi"``, the default: ``render()`` returns the board as text;
             ``"human"``: ``render()`` and every step print it; ``"rgb_array"``: an image
             (:mod:`tapa_env.board_image`); ``None``: no rendering.
@@ -275,22 +302,24 @@ class TapaEnv(_OpponentSeat, gym.Env):
         encoding: str = "raw",
         opponent: Any = None,
         max_turns: int = DEFAULT_MAX_TURNS,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules | None = None,
         render_mode: str | None = "ansi",
         actions: str = "afterstate",
+        game: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r} is not supported; use one of "
                 f"{self.metadata['render_modes']} or None"
             )
-        self.encoding = get_encoding(encoding)
+        self.rules = rules_for(game, rules)
+        self.game = self.rules.game
+        self.encoding = get_encoding(encoding, self.game)
         self.actions = _check_actions_mode(actions)
-        self.rules = check_rules(rules)
         self.max_turns = whole_number(max_turns, "max_turns", 1)
         self.render_mode = render_mode
         self.observation_space = _observation_space(self.encoding, self.actions)
-        size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
+        size = move_actions(self.game) if self.actions == "move" else MAX_AFTERSTATES
         self.action_space = TurnActions(size)
         player = opponent_player(opponent, self.rules)
         self._table = Table(1, self.actions, self.rules, self.max_turns, player)
@@ -302,7 +331,7 @@ class TapaEnv(_OpponentSeat, gym.Env):
     def position(self) -> Position:
         """The position the agent decides in now, from the side to move (in the move mode,
         after this turn's checker moves so far)."""
-        return Position._trusted(self._table.decision_rows()[0])
+        return Position._trusted(self._table.decision_rows()[0], self.game)
 
     @property
     def dice(self) -> tuple[int, int]:
@@ -326,7 +355,7 @@ class TapaEnv(_OpponentSeat, gym.Env):
             raise RuntimeError("the game is over: call reset() before step()")
         table = self._table
         if self.actions == "move":
-            action = _move(action)
+            action = _move(action, move_actions(self.game))
         else:
             action = _action(action, int(table.games.counts[0]))
         rewards, terminated, truncated = table.act(np.array([action]), self._all, self.np_random)
@@ -463,7 +492,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
         num_envs: int = 1,
         encoding: str = "raw",
         max_turns: int = DEFAULT_MAX_TURNS,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules | None = None,
         threads: int = 1,
         copy: bool = True,
         render_mode: str | None = "ansi",
@@ -471,6 +500,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
         actions: str = "afterstate",
         opponent: Any = None,
         afterstates_info: bool = False,
+        game: str | None = None,
     ) -> None:
         num_envs = whole_number(num_envs, "num_envs", 1)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -481,13 +511,14 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
         self.num_envs = int(num_envs)
-        self.encoding = get_encoding(encoding)
+        self.rules = rules_for(game, rules)
+        self.game = self.rules.game
+        self.encoding = get_encoding(encoding, self.game)
         self.actions = _check_actions_mode(actions)
-        self.rules = check_rules(rules)
         self.max_turns = whole_number(max_turns, "max_turns", 1)
         player = opponent_player(opponent, self.rules)
         self.render_mode = render_mode
-        size = MOVE_ACTIONS if self.actions == "move" else MAX_AFTERSTATES
+        size = move_actions(self.game) if self.actions == "move" else MAX_AFTERSTATES
         self.single_observation_space = _observation_space(self.encoding, self.actions)
         self.single_action_space = TurnActions(size)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -539,7 +570,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
 
     def _shape_message(self, actions: np.ndarray) -> str:
         if self.actions == "move":
-            what = f"a checker move 0..{MOVE_ACTIONS - 1}"
+            what = f"a checker move 0..{move_actions(self.game) - 1}"
         else:
             counts = self._table.games.counts
             ranges = ", ".join(f"game {i}: 0..{c - 1}" for i, c in enumerate(counts[:4]))
@@ -662,6 +693,6 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
         if self.render_mode != "ansi":
             return None
         return tuple(
-            f"{Position._trusted(row)}\nrolled {d[0]}-{d[1]}"
+            f"{Position._trusted(row, self.game)}\nrolled {d[0]}-{d[1]}"
             for row, d in zip(rows, self._table.games.dice)
         )

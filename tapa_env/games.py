@@ -1,4 +1,5 @@
-"""Many games of Tapa stepped together: the batched state under the environments and the arena.
+"""Many games of one game (Tapa, Tabla or Gulbara) stepped together: the batched state under
+the environments and the arena.
 
 No Gymnasium here: a :class:`Games` holds ``N`` games as position rows (each in the frame of
 its side to move), their rolls and turn counts, and plays a chosen afterstate for every game
@@ -9,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .layout import ROW_WIDTH, flip, initial_rows
+from .layout import ROW_WIDTH, climb_dice, initial_rows, next_turn
 from .movegen import check_threads, generate_afterstates
 from .results import outcomes
-from .rules import DEFAULT_RULES, Rules, check_rules
+from .rules import DEFAULT_RULES, AnyRules, check_rules
 
 # The size K of the envs' Discrete(K) action space: more than any turn can have. A search
 # (bench/max_afterstates.py: self-play, annealing, an exhaustive check of 1-1) finds at most
@@ -28,18 +29,20 @@ class Games:
         rows: ``(count, ROW_WIDTH)`` int8 positions, each in its mover's frame.
         dice: ``(count, 2)`` int64, the roll the mover plays now.
         turns: ``(count,)`` int64, turns played in the current game.
-        to_move: ``(count,)`` int8, the player to move: 0 or 1.
+        to_move: ``(count,)`` int8, the player to move: 0 or 1 (in Gulbara a side may move
+            twice running: a climbing double is a decision of its own).
         afterstates, offsets: every legal afterstate of every game for the current roll
             (:func:`tapa_env.generate_afterstates`).
     """
 
-    def __init__(self, count: int, rules: Rules = DEFAULT_RULES, threads: int = 1) -> None:
+    def __init__(self, count: int, rules: AnyRules = DEFAULT_RULES, threads: int = 1) -> None:
         if count < 1:
             raise ValueError(f"the number of games must be at least 1, got {count}")
         self.count = count
         self.rules = check_rules(rules)
+        self.game = self.rules.game
         self.threads = check_threads(threads)
-        self.rows = initial_rows(count)
+        self.rows = initial_rows(count, self.game)
         self.dice = np.ones((count, 2), dtype=np.int64)
         self.turns = np.zeros(count, dtype=np.int64)
         self.to_move = np.zeros(count, dtype=np.int8)
@@ -65,13 +68,24 @@ class Games:
         afterwards.
         """
         which = _indices(which)
-        self.rows[which] = initial_rows(len(which))
+        self.rows[which] = initial_rows(len(which), self.game)
         self.turns[which] = 0
         if first is None:
             self.to_move[which] = rng.integers(0, 2, size=len(which))
         else:
             self.to_move[which] = first
-        self.dice[which] = rng.integers(1, 7, size=(len(which), 2)) if dice is None else dice
+        self.dice[which] = self.first_rolls(len(which), rng) if dice is None else dice
+
+    def first_rolls(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` first rolls of a game: two fresh dice (R2), or under Tabla's
+        ``opening_roll_played`` the two different single dice that decided who starts (T2)."""
+        dice = rng.integers(1, 7, size=(count, 2))
+        if self.game == "tabla" and self.rules.opening_roll_played:
+            doubles = dice[:, 0] == dice[:, 1]
+            while doubles.any():  # a tie throws again
+                dice[doubles] = rng.integers(1, 7, size=(int(doubles.sum()), 2))
+                doubles = dice[:, 0] == dice[:, 1]
+        return dice
 
     def turn_afterstates(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The afterstates of the games ``which`` only, as a flat array with its own offsets."""
@@ -122,9 +136,10 @@ class Games:
 
         Returns ``(finished, points)`` for the games in ``which``: whether the play ended the
         game, and its points from the side that just moved (``+1``/``+2`` won, ``-1``/``-2``
-        lost, ``0`` a draw or a game that goes on). Games that go on are flipped to the other
-        side and rolled for (``next_dice`` gives the rolls instead of ``rng``); call
-        :meth:`generate` afterwards.
+        lost, ``0`` a draw or a game that goes on). Games that go on pass to the other side
+        (:func:`tapa_env.layout.next_turn`: flipped, unless a Gulbara side moves again) and
+        are rolled for (``next_dice`` gives the rolls instead of ``rng``; a Gulbara climb
+        takes its double); call :meth:`generate` afterwards.
         """
         which = _indices(which)
         choices = np.asarray(choices, dtype=np.int64)
@@ -144,12 +159,13 @@ class Games:
         ``which[k]``, as :meth:`play` does; for plays made a checker move at a time."""
         which = _indices(which)
         finished, points = outcomes(chosen, rules=self.rules, check=False)
-        self.rows[which] = flip(chosen)
+        following, passed = next_turn(chosen, self.game)
+        self.rows[which] = following
         self.turns[which] += 1
-        self.to_move[which] ^= 1
+        self.to_move[which] ^= passed.astype(np.int8)
         if next_dice is None:
             next_dice = rng.integers(1, 7, size=(len(which), 2))
-        self.dice[which] = next_dice
+        self.dice[which] = climb_dice(following, next_dice, self.game)
         return finished, points.astype(np.int64)
 
 

@@ -140,3 +140,32 @@ def flip(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
         return flipped
     flipped[:, PIN_COLUMNS] = -rows[:, PIN_COLUMNS][:, ::-1]
     return flipped
+
+
+def next_turn(rows: np.ndarray, game: str = "tapa") -> tuple[np.ndarray, np.ndarray]:
+    """The positions that follow the afterstates ``rows``, each seen by its side to move.
+
+    Returns ``(rows, passed)``: ``passed[i]`` is true where the turn passed to the other side
+    (the row is flipped). In Tapa and Tabla it always does; in Gulbara the side that moved
+    goes on where its afterstate says so (``NEXT`` is ``+1``: a climb to play, or its own
+    roll after numbers handed to it, G5 and G6).
+    """
+    rows = as_rows(rows)
+    if game != "gulbara":
+        return flip(rows, game), np.ones(rows.shape[0], dtype=bool)
+    passed = rows[:, NEXT] != 1
+    following = rows.copy()
+    following[passed] = flip(rows[passed], game)
+    return following, passed
+
+
+def climb_dice(rows: np.ndarray, dice: np.ndarray, game: str = "tapa") -> np.ndarray:
+    """``dice`` with each Gulbara row that has a climb to play given that double (G5)."""
+    if game != "gulbara":
+        return dice
+    climb = as_rows(rows)[:, CLIMB].astype(np.int64)
+    climbing = climb > 0
+    if climbing.any():
+        dice = np.array(dice, dtype=np.int64)
+        dice[climbing] = climb[climbing, None]
+    return dice

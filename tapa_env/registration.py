@@ -1,15 +1,21 @@
-"""Registers ``Tapa-v0`` with Gymnasium when ``tapa_env`` is imported."""
+"""Registers ``Tapa-v0``, ``Tabla-v0`` and ``Gulbara-v0`` with Gymnasium when ``tapa_env`` is
+imported: one environment class, told its game."""
 
 from __future__ import annotations
 
 import gymnasium
 
+ENVIRONMENTS = {"Tapa-v0": "tapa", "Tabla-v0": "tabla", "Gulbara-v0": "gulbara"}
+
 
 def register_environments() -> None:
-    """``gymnasium.make("Tapa-v0")`` and ``gymnasium.make_vec("Tapa-v0", num_envs=N)``."""
-    if "Tapa-v0" not in gymnasium.registry:
+    """``gymnasium.make(name)`` and ``gymnasium.make_vec(name, num_envs=N)`` for each game."""
+    for name, game in ENVIRONMENTS.items():
+        if name in gymnasium.registry:
+            continue
         gymnasium.register(
-            id="Tapa-v0",
+            id=name,
             entry_point="tapa_env.envs:TapaEnv",
             vector_entry_point="tapa_env.envs:TapaVectorEnv",
+            kwargs={} if game == "tapa" else {"game": game},
         )

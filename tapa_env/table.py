@@ -21,7 +21,7 @@ import numpy as np
 
 from .checker_moves import CheckerMoves
 from .games import Games
-from .layout import as_rows, flip
+from .layout import as_rows, climb_dice, flip
 from .rules import Rules
 
 ACTION_MODES = ("afterstate", "move")
@@ -83,7 +83,9 @@ class Table:
             games.rows[which] = as_rows(rows)
             games.turns[which] = 0
             games.to_move[which] = 0
-            games.dice[which] = rng.integers(1, 7, size=(len(which), 2)) if dice is None else dice
+            if dice is None:
+                dice = climb_dice(rows, rng.integers(1, 7, size=(len(which), 2)), games.game)
+            games.dice[which] = dice
         self.over[which] = False
         rewards = np.zeros(self.count)
         terminated = np.zeros(self.count, dtype=bool)
@@ -168,7 +170,8 @@ class Table:
                 rewards[opponent] = -points
                 self._end_turns(opponent, finished, rewards, terminated, truncated)
             if len(passing):
-                finished, _ = games.play_rows(games.rows[passing], passing, rng)
+                # The pass's afterstate: the position itself (in Gulbara with its turn moved on).
+                finished, _ = games.play_rows(self.moves.rows[passing], passing, rng)
                 self._end_turns(passing, finished, rewards, terminated, truncated)
             moved = np.concatenate([opponent, passing]).astype(np.int64)
             self._begin_decisions(moved[~self.over[moved]])
@@ -185,7 +188,7 @@ class Table:
         if self.opponent is None:
             return
         turned = which[self.over[which] & (self.games.to_move[which] == 1)]
-        self.games.rows[turned] = flip(self.games.rows[turned])
+        self.games.rows[turned] = flip(self.games.rows[turned], self.games.game)
         self.games.to_move[turned] = 0
 
     def decision_rows(self) -> np.ndarray:
