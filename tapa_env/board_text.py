@@ -54,17 +54,43 @@ def draw_board(position: Position) -> str:
     lines += [line(bottom_points, d) for d in reversed(range(_ROWS_SHOWN))]
     lines.append(label(bottom_points))
     lines.append(f"O borne off: {position.own_off}    X borne off: {position.opp_off}")
+    if position.game == "tabla":
+        lines.append(f"O on the bar: {position.own_bar}    X on the bar: {position.opp_bar}")
+    if position.game == "gulbara":
+        lines.append(turn_line(position))
     return "\n".join(lines)
+
+
+def turn_line(position: Position) -> str:
+    """Gulbara: who moves next and what is left of a climbing double, in a line."""
+    turn = position.turn
+    side = "O" if turn["next"] == "own" else "X"
+    if not turn["climb"]:
+        what = f"{side} rolls next"
+    else:
+        climb, left = turn["climb"], turn["climb_dice"]
+        dice = f"{left} dice of {climb}-{climb}" if left < 4 else f"{climb}-{climb}"
+        handed = " (handed over)" if turn["handed"] else ""
+        what = f"{side} plays {dice} next, climbing to 6-6{handed}"
+    return f"{what}; turns so far: O {turn['own_turns']}, X {turn['opp_turns']}"
 
 
 def pip_counts(position: Position) -> tuple[int, int]:
     """Pips each side still has to move to bear everything off: ``(mover, opponent)``.
 
-    A mover checker on point ``p`` has ``p`` pips to go, an opponent checker there ``25 - p``.
+    A mover checker on point ``p`` has ``p`` pips to go, an opponent checker there ``25 - p``
+    (in Gulbara, where the opponent runs the same way, ``p + 12`` or ``p - 12``); a checker
+    on Tabla's bar has 25.
     """
     own = sum(point * count for point, count in enumerate(position.own, start=1))
-    opp = sum((25 - point) * count for point, count in enumerate(position.opp, start=1))
-    return own, opp
+    if position.game == "gulbara":
+        opp = sum(
+            (point + 12 if point <= 12 else point - 12) * count
+            for point, count in enumerate(position.opp, start=1)
+        )
+    else:
+        opp = sum((25 - point) * count for point, count in enumerate(position.opp, start=1))
+    return own + 25 * position.own_bar, opp + 25 * position.opp_bar
 
 
 def _framed_stack(mine: int, theirs: int, pinned: str) -> list[str]:

@@ -8,7 +8,8 @@ reaches it, and writes it in the usual notation, in the mover's numbering (docs/
 * A move is ``FROM/TO``; a checker that takes more than one die is written once with every
   point it touches down on, ``24/18/13``.
 * ``*`` follows a point where the move pins a lone opponent checker (R5), an intermediate
-  point included: ``13/8*/5`` pins on 8 and frees the checker again by moving on.
+  point included: ``13/8*/5`` pins on 8 and frees the checker again by moving on. In Tabla
+  it marks a hit (T4), and a checker entering from the bar moves from ``bar``: ``bar/20``.
 * The same move made by several checkers is written once with a count, ``13/7(2)``.
 * Moves are listed from the highest source point down; ``pass`` when nothing can be played.
 * A play that ends the game part-way (R6) is written up to the move that ended it.
@@ -31,10 +32,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .game import check_dice, legal_afterstates
-from .layout import OPP_PINNED, OWN_COLUMNS, OWN_PINNED, PIN, POINTS
-from .movegen import generate_afterstates
+from .layout import OPP_PINNED, OWN_BAR, OWN_COLUMNS, OWN_PINNED, PIN, POINTS
+from .notation_tabla_gulbara import BAR_POINT, RaceTurn, afterstate_key
 from .position import Position
-from .rules import DEFAULT_RULES, Rules, check_rules
+from .rules import AnyRules, Rules, rules_for
 
 OFF = 0
 """The point a borne-off checker moves to, in :attr:`Play.moves`."""
@@ -216,7 +217,7 @@ def _write(paths: list[tuple[tuple[int, ...], tuple]]) -> str:
     words = []
     for points in sorted(merged, reverse=True):
         count, marks = merged[points]
-        text = str(points[0]) + "".join(
+        text = ("bar" if points[0] == BAR_POINT else str(points[0])) + "".join(
             f"/{point if point else 'off'}{'*' if mark else ''}"
             for point, mark in zip(points[1:], marks)
         )
@@ -235,30 +236,38 @@ def _preference(paths: list[tuple[tuple[int, ...], tuple]]) -> tuple:
 
 
 def legal_plays(
-    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+    position: Position, dice: tuple[int, int], rules: AnyRules | None = None
 ) -> list[Play]:
     """Every legal play of ``dice`` in ``position``, with its text and moves.
 
     One :class:`Play` per afterstate, in the order of :func:`tapa_env.legal_afterstates`;
     the texts of a turn are all different. A turn without a legal play has the one play
-    ``pass``, whose afterstate is the position itself (R12).
+    ``pass``, whose afterstate is the position itself (R12; in Gulbara with its turn state
+    moved on). ``rules`` default to the position's game's.
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
     dice = check_dice(dice)
-    check_rules(rules)
+    rules = rules_for(position.game, rules)
     afterstates = legal_afterstates(position, dice, rules=rules)
-    turn = _Turn(position, dice, rules)
-    best: dict[bytes, tuple] = {}
-    for own, _, moves in turn.sequences():
-        own = bytes(own)
+    if position.game == "tapa":
+        sequences = [
+            (bytes(own), moves) for own, _, moves in _Turn(position, dice, rules).sequences()
+        ]
+    else:
+        sequences = RaceTurn(position, dice, rules).sequences()
+    best: dict = {}
+    for own, moves in sequences:
         paths = _chains(moves)
         preference = _preference(paths)
         if own not in best or preference < best[own][0]:
             best[own] = (preference, paths, moves)
     plays = []
     for afterstate in afterstates:
-        found = best.pop(afterstate.row[OWN_COLUMNS].tobytes(), None)
+        if position.game == "tapa":
+            found = best.pop(afterstate.row[OWN_COLUMNS].tobytes(), None)
+        else:
+            found = best.pop(afterstate_key(afterstate, position), None)
         if found is None:
             raise RuntimeError(
                 f"no move sequence of {dice[0]}-{dice[1]} reaches the afterstate "
@@ -270,8 +279,8 @@ def legal_plays(
     if best:
         extra = next(iter(best))
         raise RuntimeError(
-            f"a move sequence of {dice[0]}-{dice[1]} in {position.key} reaches own counts "
-            f"{list(extra)} that the engine does not list"
+            f"a move sequence of {dice[0]}-{dice[1]} in {position.key} reaches {extra} that the "
+            "engine does not list"
         )
     return plays
 
@@ -280,7 +289,7 @@ def play_text(
     position: Position,
     dice: tuple[int, int],
     afterstate: Position,
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules | None = None,
 ) -> str:
     """The text of the play of ``dice`` that turns ``position`` into ``afterstate``.
 
@@ -327,7 +336,8 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
         return None
     if PASS in words:
         raise NotationError(f"{text.strip()!r} mixes 'pass' with moves: {_HELP}")
-    own = [0, *position.own]
+    tabla = position.game == "tabla"
+    own = [0, *position.own, position.own_bar]
     steps = _steps(dice)
     roll = f"{dice[0]}-{dice[1]}"
     for word in words:
@@ -337,10 +347,14 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
         if len(names) < 2 or not all(points):
             raise NotationError(f"cannot read {word!r} as a move: {_HELP}")
         values = [match.group("point") for match in points]
-        if "bar" in values:
-            raise NotationError(
-                f"{word!r}: Tapa has no bar; a checker landed on is pinned, never sent off"
-            )
+        if "bar" in values and not tabla:
+            why = {
+                "tapa": "a checker landed on is pinned, never sent off",
+                "gulbara": "one checker holds a point and nothing is hit",
+            }[position.game]
+            raise NotationError(f"{word!r}: {position.game.capitalize()} has no bar; {why}")
+        if "bar" in values[1:]:
+            raise NotationError(f"{word!r} moves to the bar: only a hit checker goes there")
         count = int(path.group("count") or 1)
         if not 1 <= count <= 4:
             raise NotationError(f"{word!r}: a move is made 1 to 4 times, not {count}")
@@ -349,9 +363,9 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
             if source == "off":
                 raise NotationError(f"{word!r} moves from off: a borne-off checker stays off")
             for value in (source, target):
-                if value != "off" and not 1 <= int(value) <= POINTS:
+                if value not in ("off", "bar") and not 1 <= int(value) <= POINTS:
                     raise NotationError(f"{word!r} names point {value}: points are 1 to 24")
-            start = int(source)
+            start = BAR_POINT if source == "bar" else int(source)
             end = OFF if target == "off" else int(target)
             if end >= start:
                 raise NotationError(
@@ -371,26 +385,32 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
             own[start] -= count
             if end:
                 own[end] += count
-    for point in range(1, POINTS + 1):
+    for point in range(1, POINTS + 2):
         if own[point] < 0:
-            had = position.own[point - 1]
+            had = [0, *position.own, position.own_bar][point]
             moved = had - own[point]
             holds = f"which holds {had}" if had else "which holds none"
             checkers = "checker" if moved == 1 else "checkers"
-            raise NotationError(
-                f"{text.strip()!r} moves {moved} {checkers} from point {point}, {holds}"
-            )
-    return tuple(own[1:])
+            where = "the bar" if point == BAR_POINT else f"point {point}"
+            raise NotationError(f"{text.strip()!r} moves {moved} {checkers} from {where}, {holds}")
+    return tuple(own[1:]) if tabla else tuple(own[1 : POINTS + 1])
+
+
+def _stars(text: str) -> set[int]:
+    """The points a text marks with ``*``: where it says a checker was hit (Tabla)."""
+    return {int(point) for point in re.findall(r"(\d+)\*", _normalise(text))}
 
 
 def parse_play(
-    text: str, position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+    text: str, position: Position, dice: tuple[int, int], rules: AnyRules | None = None
 ) -> Position:
     """The afterstate of the play written ``text`` (in the mover's numbering), read loosely.
 
     Moves may come in any order and spacing, chained (``24/18/13``), separate
     (``24/18 18/13``) or by their two ends (``24/13``); ``off`` in any case; a ``*`` is
     optional and ignored (the board decides what is pinned); ``13/7(2)`` moves two checkers.
+    In Tabla ``bar/20`` enters a checker; a ``*`` tells apart two plays that move the same
+    checkers but hit differently (``24/18*/13`` and ``24/19/13``).
 
     Raises:
         NotationError: (a ``ValueError``) for a text that cannot be read, or that matches no
@@ -402,18 +422,29 @@ def parse_play(
     if not isinstance(position, Position):
         raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
     dice = check_dice(dice)
-    rows, _ = generate_afterstates(
-        position.row[None, :], np.array([dice]), rules=check_rules(rules), check=False
-    )
+    rules = rules_for(position.game, rules)
+    rows = np.stack([after.row for after in legal_afterstates(position, dice, rules=rules)])
     counts = _net_counts(text, position, dice)
-    passes = len(rows) == 1 and bytes(rows[0]) == bytes(position.row)
+    moved = rows[:, OWN_COLUMNS]
+    if position.game == "tabla":
+        moved = np.concatenate([moved, rows[:, OWN_BAR : OWN_BAR + 1]], axis=1)
+    passes = len(rows) == 1 and (moved[0] == moved_start(position)).all()
     if counts is None:
         if passes:
-            return position
+            return Position._trusted(rows[0], position.game)
     else:
-        found = np.flatnonzero((rows[:, OWN_COLUMNS] == counts).all(axis=1))
+        found = np.flatnonzero((moved == counts).all(axis=1))
+        if found.size > 1:  # Tabla: the same checkers moved, hitting differently
+            stars = _stars(text)
+            hits = [afterstate_key(Position._trusted(rows[i], "tabla"), position)[1] for i in found]
+            found = found[[set(hit) == stars for hit in hits]]
+            if found.size != 1:
+                raise NotationError(
+                    f"{text.strip()!r} is more than one play of {dice[0]}-{dice[1]} here; mark "
+                    "each hit with * (such as 24/18*/13) to say which"
+                )
         if found.size:
-            return Position._trusted(rows[found[0]])
+            return Position._trusted(rows[found[0]], position.game)
     roll = f"{dice[0]}-{dice[1]}"
     if passes:
         raise NotationError(
@@ -428,6 +459,12 @@ def parse_play(
     if counts is None:
         raise NotationError(f"'pass' is not allowed with {roll} here: {listing}")
     raise NotationError(f"{text.strip()!r} is not a legal play of {roll} here: {listing}")
+
+
+def moved_start(position: Position) -> np.ndarray:
+    """The mover's counts (Tabla: and its bar) before the turn, as :func:`parse_play` reads."""
+    own = np.array(position.own)
+    return np.append(own, position.own_bar) if position.game == "tabla" else own
 
 
 def written_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[int, ...] | None:
