@@ -1,6 +1,6 @@
 """Play one game of uniformly random legal moves and print it: ``python -m tapa_env``.
 
-python -m tapa_env [--seed N] [--boards] [--max-turns N]
+python -m tapa_env [--game tapa|tabla|gulbara] [--seed N] [--boards] [--max-turns N]
 
 A seed below 0 or a turn limit below 1 is a usage error: one line, exit status 2.
 """
@@ -15,13 +15,38 @@ import numpy as np
 
 from .checks import whole_number_argument
 from .game import outcome
+from .layout import NEXT
 from .notation import legal_plays
 from .position import Position
+from .rules import GAMES
+
+_INTRODUCTIONS = {
+    "tapa": (
+        "Tapa: O and X play random legal moves. Each side counts points from its own\n"
+        "start (24) to its home (1-6); the board is drawn from O's side. A play reads\n"
+        "24/18 13/8*: a checker from 24 to 18, one from 13 to 8 pinning a lone checker.\n"
+    ),
+    "tabla": (
+        "Tabla: O and X play random legal moves. Each side counts points from its own\n"
+        "24 to its home (1-6); the board is drawn from O's side. A play reads\n"
+        "bar/20 13/7*: a checker enters from the bar on 20, one from 13 hits on 7.\n"
+    ),
+    "gulbara": (
+        "Gulbara: O and X play random legal moves, both running the same way round:\n"
+        "X starts on O's 12 and bears off from O's 13-18. One checker holds a point and\n"
+        "nothing is hit. After the first three turns a double climbs: 3-3 is followed by\n"
+        "4-4, 5-5 and 6-6, each a turn of its own, while they can be played.\n"
+    ),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tapa_env", description="Play and print one random game of Tapa."
+        prog="python -m tapa_env",
+        description="Play and print one random game of Tapa, Tabla or Gulbara.",
+    )
+    parser.add_argument(
+        "--game", choices=GAMES, default="tapa", help="which game of the tabla match (tapa)"
     )
     parser.add_argument(
         "--seed",
@@ -36,19 +61,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
-    position = Position.initial()
+    position = Position.initial(args.game)
     sides = ("O", "X")
-    print("Tapa: O and X play random legal moves. Each side counts points from its own")
-    print("start (24) to its home (1-6); the board is drawn from O's side. A play reads")
-    print("24/18 13/8*: a checker from 24 to 18, one from 13 to 8 pinning a lone checker.\n")
+    mover = 0
+    print(_INTRODUCTIONS[args.game])
     print(position)
     for turn in range(args.max_turns):
-        side = sides[turn % 2]
+        side = sides[mover]
         dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
+        climb = position.turn.get("climb", 0)
+        if climb:
+            dice = (climb, climb)
         plays = legal_plays(position, dice)
         chosen = plays[rng.integers(len(plays))]
         after = chosen.afterstate
-        print(f"turn {turn + 1:>3}  {side} rolls {dice[0]}-{dice[1]}: {chosen.text}")
+        rolls = "climbs to" if climb else "rolls"
+        dice = (max(dice), min(dice))
+        print(f"turn {turn + 1:>3}  {side} {rolls} {dice[0]}-{dice[1]}: {chosen.text}")
         result = outcome(after)
         shown = after if side == "O" else after.flip()
         if args.boards:
@@ -59,12 +88,23 @@ def main(argv: list[str] | None = None) -> int:
             if result.winner == 0:
                 print("\nBoth mothers are pinned: the game is a draw.")
             else:
-                kind = "single game" if result.points == 1 else "double game (gammon or mother)"
+                kind = {1: "single game", 2: _DOUBLE[args.game], 3: "backgammon"}[result.points]
                 print(f"\n{side} wins a {kind}: {result.points} point(s) after {turn + 1} turns.")
             return 0
+        if args.game == "gulbara" and after.row[NEXT] == 1:
+            position = after  # the same side goes on: a climbing double, or its own roll
+            continue
         position = after.flip()
+        mover = 1 - mover
     print(f"\nNo result after {args.max_turns} turns.")
     return 0
+
+
+_DOUBLE = {
+    "tapa": "double game (gammon or mother)",
+    "tabla": "double game (mars: the loser bore off none)",
+    "gulbara": "double game (mars: the loser bore off none)",
+}
 
 
 def run(argv: list[str] | None = None) -> int:

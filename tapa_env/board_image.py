@@ -4,14 +4,15 @@ Seen from the side to move, as the text board is: its checkers are light, the op
 dark; its points 13-24 along the top from left to right, 12-1 along the bottom, its home
 (1-6) at the bottom right. A pinned checker is drawn at the base of its point, ringed in
 red, under the checkers that pin it. Checkers borne off are counted as small squares at the
-right edge.
+right edge; Tabla's checkers on the bar stand in the middle strip, the mover's in the lower
+half.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .layout import OPP, OWN, PIN, POINTS, as_rows
+from .layout import OPP, OPP_BAR, OWN, OWN_BAR, PIN, POINTS, as_rows
 
 WIDTH, HEIGHT = 400, 300
 _POINT_WIDTH, _CHECKER, _BAR, _EDGE = 28, 24, 16, 16
@@ -21,9 +22,14 @@ _TRIANGLES = ((196, 164, 112), (120, 72, 40))
 _OWN, _OPP, _PIN_RING = (240, 236, 224), (40, 40, 48), (220, 40, 40)
 
 
-def board_image(row: np.ndarray) -> np.ndarray:
-    """``(HEIGHT, WIDTH, 3)`` uint8: the position ``row`` (mover's frame) as a picture."""
+def board_image(row: np.ndarray, game: str = "tapa") -> np.ndarray:
+    """``(HEIGHT, WIDTH, 3)`` uint8: the position ``row`` of ``game`` (mover's frame) as a
+    picture."""
     row = as_rows(row)[0].astype(np.int64)
+    bars = (row[OWN_BAR], row[OPP_BAR]) if game == "tabla" else (0, 0)
+    if game != "tapa":
+        row = row.copy()
+        row[PIN:] = 0  # no pins: that block holds the bars or the turn
     image = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)
     image[:] = _FELT
     ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH]
@@ -49,8 +55,14 @@ def board_image(row: np.ndarray) -> np.ndarray:
             offset = _CHECKER / 2 + level * step
             y = base + offset if top else base - offset
             _disc(image, ys, xs, centre, y, colour, pinned)
-    for side, colour in ((OWN, _OWN), (OPP, _OPP)):
-        off = 15 - int(row[side : side + POINTS].sum())
+    centre = _EDGE + 6 * _POINT_WIDTH + _BAR / 2
+    for count, colour, lower in ((bars[0], _OWN, True), (bars[1], _OPP, False)):
+        for k in range(min(int(count), _SHOWN)):
+            offset = _CHECKER / 2 + 4 + k * _CHECKER * 0.6
+            y = HEIGHT / 2 + offset if lower else HEIGHT / 2 - offset
+            _disc(image, ys, xs, centre, y, colour, False)
+    for (side, colour), bar in zip(((OWN, _OWN), (OPP, _OPP)), bars, strict=True):
+        off = 15 - int(row[side : side + POINTS].sum()) - int(bar)
         bottom = side == OWN
         for k in range(off):
             y = HEIGHT - _EDGE - 6 * (k + 1) if bottom else _EDGE + 6 * k

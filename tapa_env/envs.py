@@ -421,7 +421,7 @@ class TapaEnv(_OpponentSeat, gym.Env):
         if self.render_mode == "ansi":
             return self.render_text()
         if self.render_mode == "rgb_array":
-            return board_image(self._table.decision_rows()[0])
+            return board_image(self._table.decision_rows()[0], self.game)
         if self.render_mode == "human":
             print(self.render_text())
         return None
@@ -689,7 +689,7 @@ class TapaVectorEnv(_OpponentSeat, gym.vector.VectorEnv):
     def render(self) -> tuple | None:
         rows = self._table.decision_rows()
         if self.render_mode == "rgb_array":
-            return tuple(board_image(row) for row in rows)
+            return tuple(board_image(row, self.game) for row in rows)
         if self.render_mode != "ansi":
             return None
         return tuple(

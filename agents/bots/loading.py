@@ -70,6 +70,11 @@ __all__ = [
 def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()
+    if rules.game != "tapa":
+        raise PlayerSpecError(
+            f"{name} is a Tapa bot: it judges pins and mothers, which {rules.game} has none "
+            f"of; for {rules.game} use random, a bot trained for it, or module:Class"
+        )
     from .heuristics import HEURISTIC_PLAYERS
 
     return HEURISTIC_PLAYERS[name](rules=rules)

@@ -129,6 +129,10 @@ def check_trained_rules(path: Path, trained: Rules, rules: Rules) -> None:
     other ``rules``: it would misjudge the positions where they differ."""
     if trained == rules:
         return
+    if trained.game != rules.game:
+        raise PlayerSpecError(
+            f"{path}: a bot for {trained.game}, not for {rules.game}; it knows no other game"
+        )
     differ = sorted(k for k, v in vars(rules).items() if getattr(trained, k) != v)
     trained_flags = ", ".join(f"{k}={getattr(trained, k)}" for k in differ)
     asked_flags = ", ".join(f"{k}={getattr(rules, k)}" for k in differ)
