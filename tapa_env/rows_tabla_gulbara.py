@@ -53,7 +53,6 @@ def problems(rows: np.ndarray, game: str) -> np.ndarray:
         bad |= (next_ != 1) & (next_ != -1)
         bad |= (climb < 0) | (climb > 6) | (left < 0) | (left > 4) | ((climb == 0) != (left == 0))
         bad |= (handed < 0) | (handed > 1) | ((handed == 1) & (climb == 0))
-        bad |= (next_ == -1) & (climb > 0) & (handed == 0)
         bad |= ((turns < 0) | (turns > COUNTED_TURNS)).any(axis=1)
     bad |= (own_total > CHECKERS) | (opp_total > CHECKERS)
     return bad
@@ -118,8 +117,6 @@ def _gulbara_turn_problem(row: np.ndarray) -> str | None:
         return f"handed is {handed}; it is 0 or 1"
     if handed and not climb:
         return "handed is set with no climb to play; handed numbers are a climb"
-    if next_ == -1 and climb and not handed:
-        return "a climb that passes to the other side must be handed (handed 1)"
     for name, column in (("own_turns", OWN_TURNS), ("opp_turns", OPP_TURNS)):
         if not 0 <= row[column] <= COUNTED_TURNS:
             return f"{name} is {row[column]}; turns are counted 0 to {COUNTED_TURNS}"
