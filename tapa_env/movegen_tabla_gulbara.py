@@ -316,15 +316,15 @@ def _gulbara_turn(row, dice, longest, flags, fields):
     double = dice[0] if rolled else climb
     left = 4 if rolled else row[CLIMB_DICE]
     handed = 0 if rolled else row[HANDED]
-    if longest == left:
+    if handed or longest == left:
+        # A stage played in full climbs on; so does a handed one, whatever it could not play.
         if double < 6:
             fields[0], fields[1], fields[2], fields[3] = 1, double + 1, 4, handed
         elif handed:
             fields[0] = 1  # the handed numbers are played: the side now rolls its own turn
-    elif flags[_UNPLAYABLE_TO_OPPONENT] and not handed:
+    elif flags[_UNPLAYABLE_TO_OPPONENT] and not (rolled and longest == 0):
+        # The rest of a started climb passes to the opponent; an unstarted one is lost.
         fields[0], fields[1], fields[2], fields[3] = -1, double, left - longest, 1
-    elif handed:
-        fields[0] = 1
 
 
 @nb.njit(cache=True, nogil=True)

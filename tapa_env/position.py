@@ -379,11 +379,11 @@ def _other_game_dict(game: str, sides: list[list[int]], last: str, key: str) -> 
                 f"a gulbara key ends with 'next,climb,climb_dice,handed,own_turns,opp_turns' "
                 f"(next is own or opp), got {key!r}"
             )
-        if not all(_is_number(v) for v in values[1:]) or values[4] not in ("0", "1"):
+        if not all(_is_number(v) for v in values[1:]) or values[3] not in ("0", "1"):
             raise PositionError(f"bad turn state {last!r} in gulbara key {key!r}")
         data.update({name: int(v) for name, v in zip(names[1:], values[1:], strict=True)})
         data["next"] = values[0]
-        data["handed"] = values[4] == "1"
+        data["handed"] = values[3] == "1"
     bar = (data.get("own_bar", 0), data.get("opp_bar", 0))
     data["own_off"] = CHECKERS - sum(sides[0]) - bar[0]
     data["opp_off"] = CHECKERS - sum(sides[1]) - bar[1]

@@ -98,9 +98,10 @@ class GulbaraRules(_Flags):
     Attributes:
         opening_turns_each_side: doubles play as in backgammon in each side's own first three
             turns (G5). ``False``: in the game's first three turns, both sides' together.
-        unplayable_to_opponent: numbers of a climbing double that cannot be played are handed
-            to the opponent, who plays them before its own roll (G6). ``False``: they are
-            lost, with the rest of the climb.
+        unplayable_to_opponent: once a climbing double has begun, the numbers its roller
+            cannot play (the rest of that double, then the higher ones) pass to the opponent,
+            who plays them before its own roll, double by double, losing what it cannot play
+            (G6). ``False``: they are lost, with the rest of the climb.
         six_prime_needs_checker_ahead: a checker move may not leave a wall of six points in
             the opponent's path unless an opponent checker is already past it (G7).
             ``False``: walls of any length are allowed.
@@ -109,7 +110,7 @@ class GulbaraRules(_Flags):
     game: ClassVar[str] = "gulbara"
 
     opening_turns_each_side: bool = False
-    unplayable_to_opponent: bool = False
+    unplayable_to_opponent: bool = True
     six_prime_needs_checker_ahead: bool = False
 
 

@@ -265,8 +265,22 @@ def test_G6_numbers_that_cannot_be_played_are_lost_or_handed_over(handed_over):
 
 def test_G6_a_handed_climb_ends_with_the_receivers_own_roll():
     receiver = gulbara({24: 14, 2: 1}, {12: 15}, climb=6, climb_dice=1, handed=True)
-    (after,) = legal_afterstates(receiver, (6, 6), GulbaraRules(unplayable_to_opponent=True))
+    (after,) = legal_afterstates(receiver, (6, 6))
     assert after.turn["next"] == "own" and after.turn["climb"] == 0 and not after.turn["handed"]
+
+
+def test_G6_the_receiver_loses_what_it_cannot_play_of_a_double_and_climbs_on():
+    # Its checker on our 24 and ... every 5 from 24 lands on 19, which we hold.
+    receiver = gulbara({24: 15}, {19: 1, 12: 14}, climb=5, climb_dice=3, handed=True)
+    (after,) = legal_afterstates(receiver, (5, 5))
+    assert after.own == receiver.own
+    assert (after.turn["next"], after.turn["climb"], after.turn["handed"]) == ("own", 6, True)
+
+
+def test_G6_a_climb_that_never_began_is_lost_not_handed():
+    position = gulbara({24: 1}, {20: 1, 12: 14})  # 24/20 is closed: not one 4 can be played
+    (after,) = legal_afterstates(position, (4, 4))
+    assert after.turn["next"] == "opp" and after.turn["climb"] == 0
 
 
 @pytest.mark.parametrize("walls", [False, True])
