@@ -139,8 +139,9 @@ def finished(extra, occupied):
 
 @nb.njit(cache=True, nogil=True)
 def longest_continuation(low, high, extra, occupied, dice, start, count, ordered, limit, turn):
-    """Most dice of ``dice[start:count]`` still playable from a state (a finished game counts
-    as all of them). ``ordered``: a double, whose sources never rise above ``limit``."""
+    """Most dice of ``dice[start:count]`` still playable from a state. ``ordered``: a double,
+    whose sources never rise above ``limit``. With its last checker borne off a side plays no
+    more dice: a play that wins with fewer dice than another play could use is not legal (T6)."""
     if start >= count:
         return 0
     stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
@@ -156,8 +157,6 @@ def longest_continuation(low, high, extra, occupied, dice, start, count, ordered
     stack[4, level] = -1
     while level >= start:
         if stack[4, level] < 0:
-            if finished(stack[2, level], stack[3, level]):
-                return count - start
             legal = legal_sources(
                 stack[0, level], stack[1, level], stack[2, level], stack[3, level], dice[level],
                 turn,
@@ -205,7 +204,7 @@ def _search_order(
                 stack[2, level],
                 stack[3, level],
             )
-            if level == count or finished(extra, occupied):
+            if level == count:
                 entries = _record(
                     low, high, extra, count, False, table, entry_keys, entry_plays, entries
                 )

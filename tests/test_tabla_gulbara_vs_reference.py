@@ -1,0 +1,158 @@
+"""The fast engine against the plain references (tests/reference_tabla.py,
+tests/reference_gulbara.py), written from docs/rules.md's T and G rules: the same afterstates,
+outcomes and turn states on thousands of positions, every roll, every rule flag.
+
+The positions come from random self-play (which hits, enters from the bar, climbs and bears
+off) and from random boards made to stress the rare cases: entering against a closed board,
+bearing off with higher dice, walls, handed climbs.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import reference_gulbara
+import reference_tabla
+
+from tapa_env import GulbaraRules, Position, TablaRules, generate_afterstates
+from tapa_env.layout import CLIMB, ROW_WIDTH
+from tapa_env.results import outcomes
+from tapa_env.selfplay import random_self_play
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+REFERENCES = {"tabla": reference_tabla, "gulbara": reference_gulbara}
+GULBARA_FLAGS = [
+    "opening_turns_each_side",
+    "unplayable_to_opponent",
+    "six_prime_needs_checker_ahead",
+]
+GULBARA_RULES = [
+    GulbaraRules(**dict(zip(GULBARA_FLAGS, values, strict=True)))
+    for values in itertools.product([False, True], repeat=3)
+]
+TABLA_RULES = [TablaRules(), TablaRules(backgammon_triple=True)]
+
+
+def flags(rules) -> dict:
+    return {name: getattr(rules, name) for name in vars(rules)}
+
+
+def random_boards(game: str, count: int, seed: int) -> np.ndarray:
+    """``count`` random legal rows of ``game``, a third of them with the mover all home, some
+    with checkers on the bar (Tabla) or a climb to play (Gulbara)."""
+    rng = np.random.default_rng(seed)
+    rows = np.zeros((count, ROW_WIDTH), dtype=np.int8)
+    for row in rows:
+        home = rng.random() < 0.35
+        own_points = rng.choice(6 if home else 24, size=rng.integers(1, 7), replace=False)
+        own_total = rng.integers(1, 16)
+        for _ in range(own_total):
+            row[rng.choice(own_points)] += 1
+        free = [p for p in range(24) if row[p] == 0]
+        opp_points = rng.choice(free, size=min(len(free), rng.integers(1, 9)), replace=False)
+        for _ in range(rng.integers(1, 16)):
+            row[24 + rng.choice(opp_points)] += 1
+        if game == "tabla":
+            if rng.random() < 0.3 and not home:
+                row[48] = min(rng.integers(1, 3), 15 - row[:24].sum())
+            if rng.random() < 0.3:
+                row[49] = min(rng.integers(1, 3), 15 - row[24:48].sum())
+        else:
+            row[48] = 1
+            row[52], row[53] = rng.integers(0, 4), rng.integers(0, 4)
+            if rng.random() < 0.3:
+                row[49] = rng.integers(1, 7)
+                row[50] = rng.integers(1, 5)
+                row[51] = rng.random() < 0.4
+    return rows
+
+
+def self_play_rows(rules, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    record = random_self_play(games, seed=seed, rules=rules, max_turns=600)
+    return record.positions, record.dice
+
+
+def assert_as_reference(rows: np.ndarray, dice: np.ndarray, rules) -> int:
+    """Every row's afterstates and their outcomes equal the reference's; returns the count."""
+    game = rules.game
+    reference = REFERENCES[game]
+    found, offsets = generate_afterstates(rows, dice, rules=rules)
+    finished, points = outcomes(found, rules=rules)
+    for i, row in enumerate(rows):
+        position = Position(row, game)
+        roll = (int(dice[i, 0]), int(dice[i, 1]))
+        mine = {
+            Position._trusted(after, game).key: (bool(f), int(v))
+            for after, f, v in zip(
+                found[offsets[i] : offsets[i + 1]],
+                finished[offsets[i] : offsets[i + 1]],
+                points[offsets[i] : offsets[i + 1]],
+                strict=True,
+            )
+        }
+        theirs = {}
+        for after in reference.afterstates(position.to_dict(), roll, flags(rules)):
+            result = reference.outcome(after, flags(rules))
+            value = 0 if result is None else result[0] * result[1]
+            theirs[Position.from_dict(after).key] = (result is not None, value)
+        if mine != theirs:
+            pytest.fail(
+                f"{position.key!r} with {roll} under {rules}: the engine has "
+                f"{sorted(set(mine) - set(theirs))[:3]} more and misses "
+                f"{sorted(set(theirs) - set(mine))[:3]}; outcomes agree: "
+                f"{all(mine[k] == theirs[k] for k in set(mine) & set(theirs))}"
+            )
+    return len(rows)
+
+
+def every_roll(rows: np.ndarray, game: str) -> tuple[np.ndarray, np.ndarray]:
+    """Each row with each of the 21 rolls (a Gulbara row with a climb keeps its double)."""
+    if game == "gulbara":
+        rows = rows[rows[:, CLIMB] == 0]
+    return np.repeat(rows, len(ROLLS), axis=0), np.tile(np.array(ROLLS), (len(rows), 1))
+
+
+def climb_dice(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    dice = rng.integers(1, 7, size=(len(rows), 2))
+    climbing = rows[:, CLIMB] > 0
+    dice[climbing] = rows[climbing, CLIMB][:, None]
+    return dice
+
+
+@pytest.mark.parametrize("rules", TABLA_RULES, ids=["default", "backgammon_triple"])
+def test_tabla_self_play_positions_play_as_the_reference(rules):
+    rows, dice = self_play_rows(rules, games=30, seed=1)
+    pick = np.random.default_rng(1).permutation(len(rows))[:2500]
+    assert assert_as_reference(rows[pick], dice[pick], rules) == min(2500, len(rows))
+
+
+def test_tabla_every_roll_on_random_boards_plays_as_the_reference():
+    rows = random_boards("tabla", 150, seed=2)
+    assert (rows[:, 48] > 0).sum() > 20 and (rows[:, 6:24].sum(axis=1) == 0).sum() > 20
+    assert assert_as_reference(*every_roll(rows, "tabla"), TablaRules()) == 150 * 21
+
+
+@pytest.mark.parametrize(
+    "rules", GULBARA_RULES, ids=["+".join(k for k, v in flags(r).items() if v) or "none"
+                                 for r in GULBARA_RULES]
+)  # fmt: skip
+def test_gulbara_self_play_positions_play_as_the_reference(rules):
+    rows, dice = self_play_rows(rules, games=10, seed=3)
+    pick = np.random.default_rng(3).permutation(len(rows))[:500]
+    assert (rows[pick, CLIMB] > 0).any()  # climbs are among them
+    assert assert_as_reference(rows[pick], dice[pick], rules) == min(500, len(rows))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [GulbaraRules(), GulbaraRules(unplayable_to_opponent=False),
+     GulbaraRules(six_prime_needs_checker_ahead=True)],
+    ids=["default", "unplayable_lost", "walls"],
+)  # fmt: skip
+def test_gulbara_random_boards_play_as_the_reference(rules):
+    rows = random_boards("gulbara", 400, seed=4)
+    rng = np.random.default_rng(4)
+    assert assert_as_reference(rows, climb_dice(rows, rng), rules) == 400
+    assert assert_as_reference(*every_roll(rows[:60], "gulbara"), rules) > 0
