@@ -20,6 +20,7 @@ from .movegen_tabla_gulbara import (
     GULBARA,
     _gulbara_turn,
     finished,
+    in_order,
     legal_sources,
     longest_continuation,
     move,
@@ -70,8 +71,9 @@ def begin(
                 dice_left[g, i] = first
                 order[i] = first
             needed[g] = longest_continuation(
-                low, high, extra, occupied, order, 0, count, True, _ANY_SOURCE, turns[g]
-            )
+                low, high, extra, occupied, order, 0, count, in_order(True, turns[g]),
+                _ANY_SOURCE, turns[g],
+            )  # fmt: skip
         else:
             dice_left[g, 0], dice_left[g, 1] = max(first, second), min(first, second)
             longest = 0
@@ -123,7 +125,7 @@ def masks(which, words, turns, dice_left, needed, larger_only, out):
                     continue
                 rest[count] = other
                 count += 1
-            doubles = count > 0 and rest[0] == die
+            doubles = in_order(count > 0 and rest[0] == die, t)
             sources = legal_sources(low, high, extra, occupied, die, t)
             while sources:
                 source = _lowest_bit(sources)

@@ -132,6 +132,14 @@ def move(low, high, extra, occupied, source, die, turn):
 
 
 @nb.njit(cache=True, nogil=True)
+def in_order(doubles, turn):
+    """Whether a double's moves may be searched with sources that never rise. Any legal play
+    can be reordered so, reaching the same position, except under Gulbara's wall rule (G7):
+    there a move may be legal only after another has opened the wall, so every order counts."""
+    return doubles and turn[2] == 0
+
+
+@nb.njit(cache=True, nogil=True)
 def finished(extra, occupied):
     """Whether the mover has borne off its last checker."""
     return occupied == 0 and extra & 15 == 0
@@ -364,8 +372,8 @@ def generate_batch(rows, dice, flags, game):
             stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0] = low, high, extra, occupied
             if entries >= 0:
                 entries = _search_order(
-                    order, count, doubles, 0 if doubles else max(first, second), turn, table,
-                    entry_keys, entry_plays, entries, stack,
+                    order, count, in_order(doubles, turn), 0 if doubles else max(first, second),
+                    turn, table, entry_keys, entry_plays, entries, stack,
                 )  # fmt: skip
         if entries < 0:
             return out[:total], offsets, b

@@ -90,8 +90,8 @@ class RaceTurn:
 
         def search(own, hit, dice, moves, highest):
             level = len(moves)
-            if level == len(dice) or not any(own[1:]):
-                found.append((own, hit, moves, len(dice), False))
+            if level == len(dice):
+                found.append((own, hit, moves, level, False))
                 return
             sources = [p for p in self.moves(own, dice[level]) if p <= highest]
             for point in sources:

@@ -40,7 +40,8 @@ def move_play_results(rows: np.ndarray, dice: np.ndarray, rules: Rules) -> list[
     moves.begin(rows, dice, np.arange(count))
     results: list[set[bytes]] = [set() for _ in range(count)]
     for game in np.flatnonzero(moves.needed == 0):  # a pass: the position itself (R12)
-        results[game].add(rows[game].tobytes())
+        assert (moves.rows[game, :48] == rows[game, :48]).all()  # (Gulbara's turn moves on)
+        results[game].add(moves.rows[game].tobytes())
         assert not moves.masks[game].any(), "a passing turn has a legal move"
     owner = np.flatnonzero(moves.needed > 0)
     moves = moves.take(owner)

@@ -363,3 +363,18 @@ def test_the_batched_engine_takes_the_game_by_name_or_by_rules():
     assert all((a == b).all() for a, b in zip(by_name, by_rules, strict=True))
     with pytest.raises(ValueError, match="tabla's, not gulbara's"):
         generate_afterstates(rows, [[3, 1], [6, 6]], rules=TablaRules(), game="gulbara")
+
+
+@pytest.mark.parametrize("game", ["tabla", "gulbara"])
+def test_every_play_of_self_play_positions_has_a_text_that_reads_back(game):
+    from tapa_env import default_rules
+    from tapa_env.selfplay import random_self_play
+
+    record = random_self_play(6, seed=8, rules=default_rules(game), max_turns=400)
+    pick = np.random.default_rng(8).permutation(len(record.positions))[:300]
+    for row, dice in zip(record.positions[pick], record.dice[pick], strict=True):
+        position, roll = Position(row, game), (int(dice[0]), int(dice[1]))
+        plays = legal_plays(position, roll)
+        assert len({play.text for play in plays}) == len(plays)
+        for play in plays:
+            assert parse_play(play.text, position, roll) == play.afterstate, play.text

@@ -156,3 +156,24 @@ def test_gulbara_random_boards_play_as_the_reference(rules):
     rng = np.random.default_rng(4)
     assert assert_as_reference(rows, climb_dice(rows, rng), rules) == 400
     assert assert_as_reference(*every_roll(rows[:60], "gulbara"), rules) > 0
+
+
+GOLDEN = [
+    # Under the wall rule a double's moves were searched with sources that never rise, which
+    # missed plays where one move opens a wall that another would otherwise close (G7).
+    (
+        "gulbara/8:2,14:1,15:1,17:2,18:4,19:2,21:1,24:2|1:1,5:1,7:1,12:12|own,4,4,0,3,3",
+        (4, 4),
+        GulbaraRules(six_prime_needs_checker_ahead=True),
+    ),
+    # One die bears off the last checker, but both dice can be played: 2/1*/off only (T6).
+    ("tabla/2:1|1:1,15:2,21:1,22:1,23:2,24:8|0,0", (6, 1), TablaRules()),
+]
+
+
+@pytest.mark.parametrize(
+    "key, dice, rules", GOLDEN, ids=["gulbara-wall-order", "tabla-last-checker"]
+)
+def test_golden_cases_of_bugs_found_play_as_the_reference(key, dice, rules):
+    position = Position.from_key(key)
+    assert assert_as_reference(position.row[None, :], np.array([dice]), rules) == 1
