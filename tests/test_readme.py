@@ -190,7 +190,17 @@ def check_export(step: str, folder: Path) -> None:
     assert (folder / "runs" / "default" / "checkpoints" / "bot.npz").is_file()
 
 
+def check_random_game(step: str, folder: Path) -> None:
+    done = run(step, folder)
+    assert done.returncode == 0, done.stderr[-3000:]
+    game = step.split()[-1]
+    assert done.stdout.startswith(game.capitalize()) and " wins a " in done.stdout
+
+
 CHECKS = {
+    "python -m tapa_env --game tapa": check_random_game,
+    "python -m tapa_env --game tabla": check_random_game,
+    "python -m tapa_env --game gulbara": check_random_game,
     "python play.py": check_play,
     "python -m http.server -d web": check_server,
     "python train.py": check_training,
@@ -227,3 +237,11 @@ def test_the_set_up_commands_are_the_two_documented_ones():
 def test_every_readme_command_runs_as_written(scratch):
     for step in project_steps():
         CHECKS[step](step, scratch)
+
+
+def test_the_readmes_boards_of_the_three_games_are_the_engines():
+    from tapa_env import GAMES, Position
+
+    text = (ROOT / "README.md").read_text()
+    boards = re.findall(r"<td><pre>\n(.*?)\n</pre></td>", text, flags=re.S)
+    assert boards == [str(Position.initial(game)) for game in GAMES]
