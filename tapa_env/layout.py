@@ -16,6 +16,23 @@ columns        name        meaning
 Borne-off counts are not stored: each side has 15 checkers (R1), so a side's borne-off count is
 15 minus its checkers on the board (:func:`own_off`, :func:`opp_off`). Nothing else is derivable
 from the counts alone: with one checker of each side on a point, only ``PIN`` says which is pinned.
+
+Tabla and Gulbara rows have the same width and the same first two blocks (in Gulbara the
+opponent's point ``q`` is the mover's ``q + 12``, modulo 24: both sides run the same way). No
+checker is pinned in them, so the third block holds what they need instead, the rest zero:
+
+=============  ===============  ================================================================
+column         name             meaning
+=============  ===============  ================================================================
+48, 49         ``OWN_BAR``,     Tabla: the mover's and the opponent's checkers on the bar
+               ``OPP_BAR``
+48             ``NEXT``         Gulbara: ``+1`` the row's side moves next, ``-1`` the other
+49, 50         ``CLIMB``,       Gulbara: the double the side moving next must play before it
+               ``CLIMB_DICE``   may roll (0: none) and how many of its dice are left
+51             ``HANDED``       Gulbara: 1 when those numbers were handed over by the other side
+52, 53         ``OWN_TURNS``,   Gulbara: the turns each side has rolled, counted up to 3
+               ``OPP_TURNS``
+=============  ===============  ================================================================
 """
 
 from __future__ import annotations

@@ -27,10 +27,21 @@ from .layout import (
     flip,
     initial_rows,
 )
-from .rows_tabla_gulbara import problems, row_problem
+from .rows_tabla_gulbara import first_bad_row, row_problem
 from .rules import GAMES, check_game
 
 _KEYS = ("own", "opp", "own_pinned", "opp_pinned", "own_off", "opp_off")
+_NO_BAR = "nothing is hit, so there is no bar"
+_NOT_IN_GAME = {
+    "tapa": {"own_bar": "Tapa pins, it never hits: there is no bar", "opp_bar": "Tapa pins, "
+             "it never hits: there is no bar"},
+    "gulbara": {"own_bar": f"in Gulbara {_NO_BAR}", "opp_bar": f"in Gulbara {_NO_BAR}",
+                "own_pinned": "in Gulbara nothing is pinned", "opp_pinned": "in Gulbara "
+                "nothing is pinned"},
+    "tabla": {"own_pinned": "in Tabla a lone checker is hit, not pinned", "opp_pinned": "in "
+              "Tabla a lone checker is hit, not pinned"},
+}  # fmt: skip
+"""Keys of another game's position, and why this game has no such thing."""
 _GAME_KEYS = {
     "tapa": _KEYS,
     "tabla": ("game", "own", "opp", "own_bar", "opp_bar", "own_off", "opp_off"),
@@ -209,6 +220,9 @@ class Position:
         keys = _GAME_KEYS[game]
         missing = [k for k in keys if k not in data and k != "game"]
         extra = sorted(str(k) for k in data if k not in keys and k != "game")
+        for key in extra:
+            if key in _NOT_IN_GAME.get(game, {}):
+                raise PositionError(f"{game} position: {key!r}: {_NOT_IN_GAME[game][key]}")
         if missing or extra:
             raise PositionError(f"{game} position keys: missing {missing}, unexpected {extra}")
         if game != "tapa":
@@ -582,6 +596,12 @@ def check_rows(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
 
 def _check_other_rows(array: np.ndarray, game: str) -> np.ndarray:
     """:func:`check_rows` for Tabla and Gulbara rows."""
+    if array.dtype == ROW_DTYPE:  # the usual case, kept short: nothing can wrap or truncate
+        checked = as_rows(array)
+        bad = first_bad_row(checked, game == "tabla")
+        if bad >= 0:
+            raise PositionError(f"row {bad}: {row_problem(checked[bad], game)}")
+        return checked
     if array.dtype.kind not in "iuf":
         raise PositionError(f"position rows must hold integers, got {array.dtype}")
     with np.errstate(invalid="ignore"):
@@ -593,7 +613,7 @@ def _check_other_rows(array: np.ndarray, game: str) -> np.ndarray:
         raise PositionError(
             f"row {index}: column {column} is {value!r}; a {game} row holds small whole numbers"
         )
-    bad = np.flatnonzero(problems(checked, game))
-    if bad.size:
-        raise PositionError(f"row {int(bad[0])}: {row_problem(checked[bad[0]], game)}")
+    bad = first_bad_row(checked, game == "tabla")
+    if bad >= 0:
+        raise PositionError(f"row {bad}: {row_problem(checked[bad], game)}")
     return checked

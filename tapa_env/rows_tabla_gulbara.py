@@ -8,6 +8,7 @@ Gulbara: the turn columns hold what :mod:`tapa_env.layout` says and the rest is 
 
 from __future__ import annotations
 
+import numba as nb
 import numpy as np
 
 from .layout import (
@@ -17,9 +18,11 @@ from .layout import (
     COUNTED_TURNS,
     HANDED,
     NEXT,
+    OPP,
     OPP_BAR,
     OPP_COLUMNS,
     OPP_TURNS,
+    OWN,
     OWN_BAR,
     OWN_COLUMNS,
     OWN_TURNS,
@@ -32,30 +35,42 @@ _TABLA_USED = (OWN_BAR, OPP_BAR)
 _GULBARA_USED = (NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS)
 
 
-def problems(rows: np.ndarray, game: str) -> np.ndarray:
-    """``(B,)`` bool: which of the ``(B, ROW_WIDTH)`` int8 rows of ``game`` are not positions."""
-    rows = rows.astype(np.int64)
-    own, opp = rows[:, OWN_COLUMNS], rows[:, OPP_COLUMNS]
-    bad = ((own < 0) | (own > CHECKERS) | (opp < 0) | (opp > CHECKERS)).any(axis=1)
-    bad |= ((own > 0) & (opp > 0)).any(axis=1)
-    used = _TABLA_USED if game == "tabla" else _GULBARA_USED
-    rest = [c for c in range(PIN, ROW_WIDTH) if c not in used]
-    bad |= (rows[:, rest] != 0).any(axis=1)
-    own_total, opp_total = own.sum(axis=1), opp.sum(axis=1)
-    if game == "tabla":
-        bars = rows[:, [OWN_BAR, OPP_BAR]]
-        bad |= ((bars < 0) | (bars > CHECKERS)).any(axis=1)
-        own_total = own_total + bars[:, 0]
-        opp_total = opp_total + bars[:, 1]
-    else:
-        next_, climb, left = rows[:, NEXT], rows[:, CLIMB], rows[:, CLIMB_DICE]
-        handed, turns = rows[:, HANDED], rows[:, [OWN_TURNS, OPP_TURNS]]
-        bad |= (next_ != 1) & (next_ != -1)
-        bad |= (climb < 0) | (climb > 6) | (left < 0) | (left > 4) | ((climb == 0) != (left == 0))
-        bad |= (handed < 0) | (handed > 1) | ((handed == 1) & (climb == 0))
-        bad |= ((turns < 0) | (turns > COUNTED_TURNS)).any(axis=1)
-    bad |= (own_total > CHECKERS) | (opp_total > CHECKERS)
-    return bad
+@nb.njit(cache=True, nogil=True)
+def first_bad_row(rows, tabla):
+    """Index of the first of the ``(B, ROW_WIDTH)`` int8 rows of Tabla (``tabla``) or Gulbara
+    that is not a position (:func:`row_problem` says why), or -1 when every row is one."""
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        own_total = 0
+        opp_total = 0
+        bad = False
+        for p in range(POINTS):
+            own = row[OWN + p]
+            opp = row[OPP + p]
+            bad |= (own < 0) | (own > CHECKERS) | (opp < 0) | (opp > CHECKERS)
+            bad |= (own > 0) & (opp > 0)
+            own_total += own
+            opp_total += opp
+        if tabla:
+            own_bar, opp_bar = row[OWN_BAR], row[OPP_BAR]
+            bad |= (own_bar < 0) | (own_bar > CHECKERS) | (opp_bar < 0) | (opp_bar > CHECKERS)
+            own_total += own_bar
+            opp_total += opp_bar
+            first_unused = OPP_BAR + 1
+        else:
+            climb, left, handed, next_ = row[CLIMB], row[CLIMB_DICE], row[HANDED], row[NEXT]
+            bad |= (next_ != 1) & (next_ != -1)
+            bad |= (climb < 0) | (climb > 6) | (left < 0) | (left > 4)
+            bad |= (climb == 0) != (left == 0)
+            bad |= (handed < 0) | (handed > 1) | ((handed == 1) & (climb == 0))
+            for column in (OWN_TURNS, OPP_TURNS):
+                bad |= (row[column] < 0) | (row[column] > COUNTED_TURNS)
+            first_unused = OPP_TURNS + 1
+        for column in range(first_unused, ROW_WIDTH):
+            bad |= row[column] != 0
+        if bad or own_total > CHECKERS or opp_total > CHECKERS:
+            return i
+    return -1
 
 
 def row_problem(row: np.ndarray, game: str) -> str | None:

@@ -179,7 +179,7 @@ def test_a_hit_tells_apart_two_plays_with_the_same_checkers():
         ({"own_bar": 16}, "bar"),
         ({"opp": counts({1: 14, 13: 1})}, "both colours"),
         ({"own_off": 1}, "make 16"),
-        ({"own_pinned": []}, "unexpected"),
+        ({"own_pinned": []}, "hit, not pinned"),
         ({"own_off": -1}, "make 14"),
     ],
 )
@@ -327,7 +327,8 @@ def test_G10_a_blocked_mover_passes_with_its_turn_moved_on():
         ({"next": "them"}, "next"),
         ({"own_turns": 4}, "own_turns"),
         ({"opp": counts({24: 1, 12: 14})}, "both colours"),
-        ({"own_bar": 0}, "unexpected"),
+        ({"own_bar": 0}, "no bar"),
+        ({"extra": 0}, "unexpected"),
     ],
 )
 def test_gulbara_positions_that_cannot_be_are_refused_naming_the_problem(data, message):
