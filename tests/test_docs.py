@@ -110,10 +110,22 @@ def test_the_rules_document_names_every_rule():
     assert "## Board and frame" in text and "## Worked examples" in text
 
 
-def test_the_rules_document_names_every_rule_flag():
+def test_the_rules_document_names_every_rule_of_tabla_and_gulbara_and_a_test_names_each():
     text = RULES_DOC.read_text()
-    for field in dataclasses.fields(Rules):
-        assert f"`{field.name}`" in text, field.name
+    tests = "\n".join(path.read_text() for path in (ROOT / "tests").glob("test_*.py"))
+    for letter in ("T", "G"):
+        for number in range(1, 11):
+            assert re.search(rf"^## {letter}{number} ", text, re.MULTILINE), f"{letter}{number}"
+            assert re.search(rf"def test_(\w*_)?{letter}{number}_", tests), f"{letter}{number}"
+
+
+def test_the_rules_document_names_every_rule_flag():
+    from tapa_env import GulbaraRules, TablaRules
+
+    text = RULES_DOC.read_text()
+    for rules in (Rules, TablaRules, GulbaraRules):
+        for field in dataclasses.fields(rules):
+            assert f"`{field.name}`" in text, field.name
 
 
 def test_the_formats_document_names_every_public_name():

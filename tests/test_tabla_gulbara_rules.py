@@ -379,3 +379,21 @@ def test_every_play_of_self_play_positions_has_a_text_that_reads_back(game):
         assert len({play.text for play in plays}) == len(plays)
         for play in plays:
             assert parse_play(play.text, position, roll) == play.afterstate, play.text
+
+
+def test_G2_the_starter_rolls_both_dice_again_so_a_first_turn_may_be_a_double():
+    from tapa_env.games import Games
+
+    games = Games(4000, rules=GulbaraRules())
+    games.start(np.arange(4000), np.random.default_rng(1))
+    assert 0.12 < (games.dice[:, 0] == games.dice[:, 1]).mean() < 0.22
+    assert 0.4 < games.to_move.mean() < 0.6  # either side may start
+
+
+def test_G3_a_checker_that_takes_both_dice_stops_on_the_point_between():
+    # 24/18 is closed by one opponent checker, so 24/13 can only go by 19 (24/19/13).
+    position = gulbara({24: 1}, {18: 1, 12: 14})
+    assert {play.text for play in legal_plays(position, (6, 5))} == {"24/19/13"}
+    closed = gulbara({24: 1}, {18: 1, 19: 1, 12: 13})
+    assert legal_afterstates(closed, (6, 5)) == [legal_afterstates(closed, (6, 5))[0]]
+    assert legal_afterstates(closed, (6, 5))[0].own == closed.own  # both ways closed: a pass
