@@ -210,6 +210,7 @@ CHECKS = {
     "python train.py": check_training,
     "python train.py agent.hidden=[128,64] seed=1": check_training,
     "python train.py agent=ppo": check_training,
+    "python train.py game=tabla": check_training,
     "tensorboard --logdir runs": check_tensorboard,
     "python evaluate.py players=[runs/default/checkpoints/bot.pt,defensive,adaptive]": (
         check_evaluate

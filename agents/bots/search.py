@@ -123,7 +123,13 @@ def ply_equities(
     values = points.astype(np.float64)
     going_on = np.flatnonzero(~finished)
     if going_on.size:
-        best = best_equities(value, flip(afterstates[going_on]), rules, plies - 1, replies)
+        if rules.game == "gulbara":
+            raise ValueError(
+                "the 2- and 3-ply search does not yet follow Gulbara's climbing doubles "
+                "(the same side moving again); play Gulbara bots at 1-ply"
+            )
+        replying = flip(afterstates[going_on], rules.game)
+        best = best_equities(value, replying, rules, plies - 1, replies)
         values[going_on] = -expectation(best)
     return values
 

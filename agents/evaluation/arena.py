@@ -208,7 +208,8 @@ def play_games(
         truncated = ~finished & (table.turns[active] >= max_turns)
         kinds = np.full(len(active), UNFINISHED, dtype=np.int8)
         if finished.any():  # the rows are flipped to the next mover: flip them back
-            kinds[finished] = result_kinds(flip(table.rows[active[finished]]), points[finished])
+            ended = flip(table.rows[active[finished]], table.game)
+            kinds[finished] = result_kinds(ended, points[finished])
         for k in np.flatnonzero(finished | truncated):
             slot = active[k]
             index = slot_series[slot]

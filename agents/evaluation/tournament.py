@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from tapa_env.checks import whole_number
-from tapa_env.rules import Rules
+from tapa_env.rules import RULES_OF_GAME, AnyRules
 
 from ..bots.loading import load_player
 from ..errors import ConfigError, PlayerSpecError
@@ -34,11 +34,9 @@ STREAMS_PER_PAIRING = 1 << 32
 class TournamentConfig:
     """Every knob of ``evaluate.py``; ``python evaluate.py --help`` prints them."""
 
-    players: list[str] = field(
-        default_factory=lambda: ["offensive", "defensive", "adaptive", "random"]
-    )
+    players: list[str] | None = None
     """Players by name (random, offensive, defensive, adaptive), checkpoint/bot file path, or
-    module:Class."""
+    module:Class; null: Tapa's heuristic bots and random (other games: name them)."""
     games: int = 2000
     """Games per pairing (matches when match_points is set); even with duplicate dice."""
     seed: int = 0
@@ -55,8 +53,10 @@ class TournamentConfig:
     """Games stepped together in one engine call, per worker."""
     out: str | None = None
     """Also write results.json to this path."""
-    rules: dict = field(default_factory=lambda: dict(vars(Rules())))
-    """Rule flags (tapa_env.Rules) of every game; a trained bot plays only its own rules."""
+    game: str = "tapa"
+    """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
+    rules: dict = field(default_factory=dict)
+    """The game's rule flags; a trained bot plays only its own game and rules."""
     record_games: str | None = None
     """Save every game (every match) as a game record under this directory; null: none."""
     variance_reduction: bool = False
@@ -67,9 +67,13 @@ class TournamentConfig:
     """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
 
 
-def rules_of(config: TournamentConfig) -> Rules:
-    """The rules a (checked) tournament plays under."""
-    return Rules.from_mapping(dict(config.rules))
+def rules_of(config: TournamentConfig) -> AnyRules:
+    """The game and rules a (checked) tournament plays under."""
+    return RULES_OF_GAME[config.game].from_mapping(dict(config.rules))
+
+
+DEFAULT_PLAYERS = ["offensive", "defensive", "adaptive", "random"]
+"""The players of a Tapa tournament that names none."""
 
 
 def check_config(config: TournamentConfig) -> TournamentConfig:
@@ -85,6 +89,14 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
     player; both are ``ValueError``.
     """
     players = config.players
+    if players is None and config.game == "tapa":
+        players = DEFAULT_PLAYERS
+    if players is None:
+        raise ConfigError(
+            f"players: name the {config.game} players, such as players=[random,BOT] with "
+            f"BOT the path of a bot trained for {config.game} (python train.py game="
+            f"{config.game})"
+        )
     if isinstance(players, str | bytes) or not isinstance(players, Sequence):
         raise ConfigError(f"players must be a list of player names or paths, got {players!r}")
     for position, spec in enumerate(players, start=1):
@@ -128,10 +140,24 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         raise ConfigError(
             f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
         )
+    if config.game not in RULES_OF_GAME:
+        raise ConfigError(f"game must be one of {', '.join(RULES_OF_GAME)}, got {config.game!r}")
     try:
-        rules = Rules.from_mapping(dict(config.rules))
+        rules = RULES_OF_GAME[config.game].from_mapping(dict(config.rules))
     except ValueError as error:
         raise ConfigError(f"rules: {error}") from None
+    if getattr(rules, "backgammon_triple", False):
+        raise ConfigError("rules.backgammon_triple: the arena counts a game as 1 or 2 points")
+    if config.game != "tapa":
+        for name, value in (
+            ("variance_reduction", config.variance_reduction),
+            ("record_games", record_games),
+            ("match_points", match_points),
+        ):
+            if value:
+                raise ConfigError(
+                    f"{name}: not yet for {config.game}; evaluate.py plays single games of it"
+                )
     if not isinstance(config.variance_reduction, bool):
         raise ConfigError(
             f"variance_reduction must be true or false, got {config.variance_reduction!r}"

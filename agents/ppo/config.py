@@ -141,6 +141,11 @@ def check_config(config: PPOConfig) -> None:
         if not ok:
             raise ConfigError(message)
 
+    need(
+        config.game == "tapa",
+        f"game={config.game}: agent=ppo trains Tapa bots only so far; train a {config.game} "
+        "bot with agent=td",
+    )
     check_run_config(config)
     need(config.device == "cpu", f"device: PPO trains on the CPU, got {config.device!r}")
     agent, learner = config.agent, config.learner

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tapa_env.encoding import ENCODINGS
-from tapa_env.rules import Rules
+from tapa_env.encoding import GAME_ENCODINGS
+from tapa_env.rules import RULES_OF_GAME, AnyRules
 
 from ..errors import PlayerSpecError
 from ..storage.checksums import CHECKSUM, checksum_problem, non_finite, with_checksum
@@ -125,10 +125,12 @@ class CheckpointKind:
         for key in REQUIRED:
             if key not in content:
                 raise self.error(f"{path}: corrupt {self.label}: no {key!r} field")
-        name = content["encoding"]
-        encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+        name, game = content["encoding"], content.get("game", "tapa")
+        known_key = isinstance(name, str) and isinstance(game, str)
+        encoding = GAME_ENCODINGS.get((game, name)) if known_key else None
         if encoding is None or not is_exactly(content["encoding_version"], encoding.version):
-            known = ", ".join(e.version for e in ENCODINGS.values())
+            mine = game if game in RULES_OF_GAME else "tapa"
+            known = ", ".join(e.version for (g, _), e in GAME_ENCODINGS.items() if g == mine)
             raise self.error(
                 f"{path}: made for encoding {brief(content['encoding_version'])}, which this "
                 f"version of tapa-rl does not have (it has {known})"
@@ -167,9 +169,13 @@ def names_format(path: Path | str, format_name: str) -> bool:
         return False
 
 
-def rules_of(content: dict) -> Rules:
-    """The rules a checkpoint's network was trained under."""
-    return Rules.from_mapping(dict(content["rules"]))
+def rules_of(content: dict) -> AnyRules:
+    """The game and rules a checkpoint's network was trained under (a checkpoint written
+    before there were other games has no ``game``: Tapa)."""
+    game = content.get("game", "tapa")
+    if game not in RULES_OF_GAME:
+        raise ValueError(f"game {brief(game)} is none of {', '.join(RULES_OF_GAME)}")
+    return RULES_OF_GAME[game].from_mapping(dict(content["rules"]))
 
 
 def holds_pickle(path: Path) -> bool:

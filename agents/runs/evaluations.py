@@ -14,11 +14,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tapa_env.rules import Rules
+from tapa_env.rules import AnyRules as Rules
 
 from ..storage.files import write_bytes_atomically
 from .logs import Logger
-from .settings import RunConfig
+from .settings import RunConfig, eval_opponents
 
 if TYPE_CHECKING:
     from ..bots.players import Player
@@ -71,7 +71,8 @@ def summary(result: dict) -> str:
 class Evaluations:
     """A run's evaluations: its opponents, the evaluations so far, their file and their log.
 
-    The opponents are the names of ``config.eval_opponents``, loaded once under ``rules``
+    The opponents are the names of :func:`~agents.runs.settings.eval_opponents`, loaded
+    once under ``rules``
     (the run's own: a variant run is evaluated in its own game); :meth:`run` may add more
     for one evaluation (the network of the previous one).
     """
@@ -87,7 +88,7 @@ class Evaluations:
         self.logger = logger
         self.done: list[dict] = []
         self.opponents = _without_drawing(
-            lambda: {name: load_player(name, rules) for name in config.eval_opponents}
+            lambda: {name: load_player(name, rules) for name in eval_opponents(config)}
         )
 
     def restart(self, saved: list[dict]) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tapa_env.checks import whole_number
-from tapa_env.rules import Rules
+from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
 from ..errors import ConfigError
 
@@ -39,10 +39,9 @@ class RunConfig:
     """Evaluate after every this many games (0: only at the end)."""
     eval_games: int = 400
     """Duplicate-dice games against each opponent at an evaluation."""
-    eval_opponents: list[str] = field(
-        default_factory=lambda: ["offensive", "defensive", "adaptive"]
-    )
-    """Players to evaluate against (the previous evaluation's network is always added)."""
+    eval_opponents: list[str] | None = None
+    """Players to evaluate against (the previous evaluation's network is always added);
+    ``null``: the game's own, the heuristic bots in Tapa, ``random`` in Tabla and Gulbara."""
     checkpoint_every: int = 50_000
     """Write the checkpoint after every this many games (and on Ctrl-C, SIGTERM, the end)."""
     log_every: int = 5_000
@@ -51,8 +50,11 @@ class RunConfig:
     """Where the minibatch steps run: cpu, cuda or cuda:N (play always runs on the CPU)."""
     threads: int = 1
     """CPU threads for torch and the engine; 1 is usually fastest on a busy 2-core machine."""
-    rules: dict = field(default_factory=lambda: dict(vars(Rules())))
-    """Rule flags (tapa_env.Rules); a network plays only the rules it was trained under."""
+    game: str = "tapa"
+    """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
+    rules: dict = field(default_factory=dict)
+    """The game's rule flags (tapa_env.Rules, TablaRules, GulbaraRules; configs/game/);
+    a network plays only the game and rules it was trained under."""
     progress: bool = True
     """Show a progress bar."""
 
@@ -92,7 +94,29 @@ class TrainResult:
     seconds: float
 
 
-def check_run_config(config: RunConfig) -> Rules:
+DEFAULT_OPPONENTS = {"tapa": ["offensive", "defensive", "adaptive"]}
+"""The evaluation opponents of a run that names none, by game (others: ``random``)."""
+
+
+def eval_opponents(config: RunConfig) -> list[str]:
+    """The players a run is evaluated against: its own list, else its game's defaults."""
+    if config.eval_opponents is not None:
+        return list(config.eval_opponents)
+    return list(DEFAULT_OPPONENTS.get(config.game, ["random"]))
+
+
+def run_rules(game: object, rules: dict) -> AnyRules:
+    """The rules named by a config's ``game`` and ``rules``; :class:`ConfigError` for a game
+    or a flag that does not exist."""
+    if game not in RULES_OF_GAME:
+        raise ConfigError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    try:
+        return RULES_OF_GAME[game].from_mapping(dict(rules))
+    except ValueError as error:
+        raise ConfigError(f"rules: {error}") from None
+
+
+def check_run_config(config: RunConfig) -> AnyRules:
     """Raise :class:`ConfigError` naming the first shared setting that cannot work; the
     rules the settings name. ``device`` is the algorithm's to check (it may need torch)."""
     from ..bots.loading import load_player
@@ -109,11 +133,13 @@ def check_run_config(config: RunConfig) -> Rules:
         config.eval_games % 2 == 0,
         f"eval_games must be even (duplicate dice), got {config.eval_games}",
     )
-    try:
-        rules = Rules.from_mapping(dict(config.rules))
-    except ValueError as error:
-        raise ConfigError(f"rules: {error}") from None
-    for name in config.eval_opponents:
+    rules = run_rules(config.game, config.rules)
+    if getattr(rules, "backgammon_triple", False):
+        raise ConfigError(
+            "rules.backgammon_triple: training counts a game as 1 or 2 points; a triple "
+            "Tabla win is not learned yet"
+        )
+    for name in eval_opponents(config):
         try:
             load_player(name, rules)
         except ValueError as error:
@@ -145,6 +171,7 @@ def resume_conflicts(saved: dict, now: dict) -> list[str]:
     """The settings that differ between a saved run and ``now`` and would change what it
     learns (all but :data:`RESUMABLE_CHANGES`); each as ``"key: saved, now"``."""
     conflicts = []
+    saved = {"game": "tapa", **saved}  # a run saved before there were other games is Tapa's
 
     def walk(a: Any, b: Any, prefix: str) -> None:
         if isinstance(a, dict) and isinstance(b, dict):

@@ -22,11 +22,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tapa_env.rules import Rules
-
 from ..storage.files import remove_leftovers
 from .checkpoints import CheckpointKind, save, slim
-from .settings import RunConfig, TrainResult, resumable_training
+from .settings import RunConfig, TrainResult, resumable_training, run_rules
 
 
 def next_multiple(games: int, every: int) -> float:
@@ -68,7 +66,7 @@ class Run:
         self.last_path = self.run_dir / "checkpoints" / "last.pt"
         self.bot_path = self.run_dir / "checkpoints" / "bot.pt"
         self.history_path = self.run_dir / "evaluations.jsonl"
-        self.rules = Rules.from_mapping(dict(config.rules))
+        self.rules = run_rules(config.game, config.rules)
         self.started = time.perf_counter()
 
     def saved(self) -> dict | None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tapa_env.encoding import ENCODINGS
+from tapa_env.encoding import get_encoding
 from tapa_env.rules import Rules
 
 from ..bots.equity import OUTCOMES
@@ -66,10 +66,12 @@ class CheckpointError(PlayerSpecError):
 def describe(network: TDNetwork, rules: Rules, games: int, turns: int, config: dict) -> dict:
     """The checkpoint fields that describe a network (everything but ``training``)."""
     shape = network.shape
-    encoding = ENCODINGS[shape.encoding]
+    encoding = get_encoding(shape.encoding, shape.game)
+    game = {} if shape.game == "tapa" else {"game": shape.game}  # Tapa's files stay as they were
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        **game,
         "encoding": encoding.name,
         "encoding_version": encoding.version,
         "rules": {name: bool(value) for name, value in vars(rules).items()},
@@ -100,6 +102,7 @@ def shape_of(content: dict) -> NetworkShape:
         encoding=content["encoding"],
         hidden=tuple(int(h) for h in network["hidden"]),
         activation=network["activation"],
+        game=content.get("game", "tapa"),
     )
 
 

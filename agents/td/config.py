@@ -89,7 +89,7 @@ def check_config(config: TDConfig) -> None:
 
     agent, learner = config.agent, config.learner
     try:
-        NetworkShape(agent.encoding, agent.hidden, agent.activation)
+        NetworkShape(agent.encoding, agent.hidden, agent.activation, config.game)
     except ValueError as error:
         raise ConfigError(f"agent: {error}") from None
     need(agent.init in INITS, f"agent.init must be one of {list(INITS)}, got {agent.init!r}")

@@ -15,7 +15,8 @@ between the predicted outcome probabilities and the target's.
 
 Frames: an afterstate is valued from the side that just moved, and the next afterstate of a
 game is the opponent's. So both ``V(s_{t+1})`` and ``G_{t+1}`` are swapped (win with lose of
-the same size, :func:`agents.bots.equity.swap_sides`) before they serve as ``s_t``'s target. The
+the same size, :func:`agents.bots.equity.swap_sides`) before they serve as ``s_t``'s target,
+except where the same side moves again (a Gulbara climbing double, ``same_side``). The
 last afterstate's target is the true outcome in its own frame, or, for a game cut off by the
 turn limit, its own prediction (no signal).
 """
@@ -33,7 +34,7 @@ _OUTCOMES = len(OUTCOMES)
 
 
 @nb.njit(cache=True, nogil=True)
-def _lambda_returns(values, finals, offsets, lam, swap, out):
+def _lambda_returns(values, finals, offsets, lam, swap, same_side, out):
     for game in range(offsets.shape[0] - 1):
         start, stop = offsets[game], offsets[game + 1]
         if stop == start:
@@ -41,11 +42,16 @@ def _lambda_returns(values, finals, offsets, lam, swap, out):
         out[stop - 1] = finals[game]
         for t in range(stop - 2, start - 1, -1):
             for k in range(values.shape[1]):
-                out[t, k] = (1.0 - lam) * values[t + 1, swap[k]] + lam * out[t + 1, swap[k]]
+                j = k if same_side[t] else swap[k]
+                out[t, k] = (1.0 - lam) * values[t + 1, j] + lam * out[t + 1, j]
 
 
 def lambda_returns(
-    values: np.ndarray, finals: np.ndarray, offsets: np.ndarray, lam: float
+    values: np.ndarray,
+    finals: np.ndarray,
+    offsets: np.ndarray,
+    lam: float,
+    same_side: np.ndarray | None = None,
 ) -> np.ndarray:
     """The λ-return target of every afterstate of finished games.
 
@@ -56,6 +62,8 @@ def lambda_returns(
         offsets: ``(G + 1,)`` int64; game ``g`` owns ``values[offsets[g]:offsets[g + 1]]``,
             in the order played (the sides alternate).
         lam: λ in ``[0, 1]``: 0 is one-step TD, 1 the outcome itself (Monte Carlo).
+        same_side: ``(T,)`` bool, where the side that played afterstate ``t`` also plays
+            ``t + 1`` (Gulbara's climbing doubles); ``None``: the sides always alternate.
 
     Returns:
         ``(T, 5)`` float32 targets, each in its own afterstate's frame.
@@ -63,8 +71,12 @@ def lambda_returns(
     values = np.ascontiguousarray(values, dtype=np.float32)
     finals = np.ascontiguousarray(finals, dtype=np.float32)
     offsets = np.ascontiguousarray(offsets, dtype=np.int64)
+    if same_side is None:
+        same_side = np.zeros(values.shape[0], dtype=np.bool_)
     out = np.empty_like(values)
-    _lambda_returns(values, finals, offsets, np.float32(lam), SWAP, out)
+    _lambda_returns(
+        values, finals, offsets, np.float32(lam), SWAP, np.ascontiguousarray(same_side), out
+    )
     return out
 
 

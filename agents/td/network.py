@@ -18,6 +18,7 @@ from torch import nn
 from tapa_env.encoding import get_encoding
 
 from ..bots.equity import OUTCOMES
+from .dense_evaluator import DenseEvaluator
 from .evaluator import ACTIVATIONS, Evaluator
 
 INITS = ("torch", "xavier", "small")
@@ -31,14 +32,17 @@ class NetworkShape:
         encoding: ``"raw"`` or ``"expert"``.
         hidden: the width of each hidden layer, input side first.
         activation: one of :data:`agents.td.evaluator.ACTIVATIONS`.
+        game: the game whose positions it values (``"tapa"``, ``"tabla"``, ``"gulbara"``);
+            each has encodings of its own.
     """
 
     encoding: str = "raw"
     hidden: tuple[int, ...] = (80,)
     activation: str = "sigmoid"
+    game: str = "tapa"
 
     def __post_init__(self) -> None:
-        get_encoding(self.encoding)
+        get_encoding(self.encoding, self.game)
         hidden = self.hidden
         if isinstance(hidden, int) and not isinstance(hidden, bool):
             hidden = (hidden,)
@@ -58,7 +62,7 @@ class NetworkShape:
 
     @property
     def input_size(self) -> int:
-        return get_encoding(self.encoding).size
+        return get_encoding(self.encoding, self.game).size
 
     def to_dict(self) -> dict:
         shape = asdict(self)
@@ -89,12 +93,17 @@ class TDNetwork(nn.Module):
         """``(B, 5)`` outcome probabilities, from the side that just moved."""
         return torch.softmax(self.forward(features), dim=-1)
 
-    def evaluator(self, threads: int = 1) -> Evaluator:
-        """A numpy evaluator of the current weights (rebuild it after every update)."""
+    def evaluator(self, threads: int = 1) -> Evaluator | DenseEvaluator:
+        """A numpy evaluator of the current weights (rebuild it after every update): Tapa's
+        folds the first layer into tables; the other games' encode and multiply."""
         layers = [
             (layer.weight.detach().cpu().numpy(), layer.bias.detach().cpu().numpy())
             for layer in self.layers
         ]
+        if self.shape.game != "tapa":
+            return DenseEvaluator(
+                self.shape.encoding, self.shape.activation, layers, game=self.shape.game
+            )
         return Evaluator(self.shape.encoding, self.shape.activation, layers, threads=threads)
 
 

@@ -58,7 +58,8 @@ class TDPlayer(Player):
         self.candidates = whole_number(candidates, "candidates", 1)
         self.replies = whole_number(replies, "replies", 1)
         self.rules = rules
-        self.bearoff = bearoff
+        # The bear-off database is Tapa's (its races); the other games' networks value theirs.
+        self.bearoff = bearoff and rules.game == "tapa"
 
     def equities(
         self,

@@ -26,6 +26,7 @@ import torch
 
 import tapa_env  # noqa: F401  (registers Tapa-v0)
 from tapa_env.encoding import get_encoding
+from tapa_env.layout import NEXT
 
 from ..bearoff.database import race_afterstates, race_probabilities_after
 from ..bots.equity import OUTCOME_POINTS, equity, one_hot_outcomes
@@ -189,13 +190,14 @@ class SelfPlayRun(Run):
         super().__init__(config, run_dir, checkpoint.KIND)
         self.ranks = ranks
         agent = config.agent
-        self.encoding = get_encoding(agent.encoding)
+        self.game = self.rules.game
+        self.encoding = get_encoding(agent.encoding, self.game)
         self.device = ranks.device if ranks.world > 1 else torch.device(config.device)
         torch.set_num_threads(config.threads)
         # One seeding block: the weights (the same on every rank), the dice (the env's
         # generator) and the exploration and shuffling (each rank its own streams).
         torch.manual_seed(config.seed)
-        shape = NetworkShape(agent.encoding, agent.hidden, agent.activation)
+        shape = NetworkShape(agent.encoding, agent.hidden, agent.activation, self.game)
         self.network = TDNetwork(shape, agent.init).to(self.device)
         self.optimizer = make_optimizer(self.network, config.learner)
         if ranks.rank == 0:  # one process, or rank 0: the streams of the seed itself
@@ -398,7 +400,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
             values = evaluator.probabilities(
                 afterstates.rows, afterstates.positions, afterstates.offsets, check=False
             )
-            if learner.bearoff:
+            if learner.bearoff and run.game == "tapa":
                 exact_races(afterstates.rows, values, afterstates.positions, afterstates.offsets)
             choices = choose(values, afterstates.offsets, learner.exploration, run.rng)
 
@@ -417,7 +419,10 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
                 rows, predicted, offsets = run.trajectories.take(ended)
                 last = offsets[1:] - 1
                 finals = final_targets(points[ended], terminated[ended], predicted[last])
-                run.pool.add(rows, lambda_returns(predicted, finals, offsets, learner.td_lambda))
+                # In Gulbara a side may move again: a climbing double's afterstate says so.
+                same_side = rows[:, NEXT] == 1 if run.game == "gulbara" else None
+                targets = lambda_returns(predicted, finals, offsets, learner.td_lambda, same_side)
+                run.pool.add(rows, targets)
                 kinds = result_kinds(rows[last], points[ended])
                 kinds[~terminated[ended]] = UNFINISHED
                 window.kinds += np.bincount(kinds, minlength=len(KINDS))

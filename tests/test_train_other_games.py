@@ -1,0 +1,134 @@
+"""``python train.py game=tabla`` and ``game=gulbara``: TD(λ) bots for the other two games of
+the tabla match, their checkpoints (which name their game), ``evaluate.py game=...``, and
+what is refused in one line until it plays those games too."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.bots.loading import load_player
+from agents.td.checkpoint import read, rules_of
+from agents.td.learner import lambda_returns
+from agents.td.network import NetworkShape, TDNetwork
+from tapa_env import GulbaraRules, Rules, TablaRules, default_rules
+from tapa_env.encoding import get_encoding
+from tapa_env.selfplay import random_self_play
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = [
+    "total_games=400",
+    "parallel_games=32",
+    "eval_every=200",
+    "eval_games=40",
+    "log_every=100",
+    "learner.round_samples=512",
+    "learner.batch_size=64",
+    "progress=false",
+]
+
+
+def python(script: str, *arguments: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / script), *arguments],
+        cwd=cwd, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module", params=["tabla", "gulbara"])
+def trained(request, tmp_path_factory) -> tuple[str, Path]:
+    game = request.param
+    run_dir = tmp_path_factory.mktemp(game) / "run"
+    done = python("train.py", f"game={game}", f"hydra.run.dir={run_dir}", *TINY)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "vs random" in done.stdout and "offensive" not in done.stdout  # the game's own
+    return game, run_dir
+
+
+def test_a_run_of_another_game_trains_and_its_checkpoint_names_the_game(trained):
+    game, run_dir = trained
+    content = read(run_dir / "checkpoints" / "last.pt")
+    assert content["game"] == game and content["config"]["game"] == game
+    assert content["encoding_version"] == f"{game}-expert-v1"  # td's default encoding
+    assert rules_of(content) == default_rules(game)
+    player = load_player(str(run_dir / "checkpoints" / "bot.pt"), default_rules(game))
+    record = random_self_play(2, seed=0, rules=default_rules(game), max_turns=40)
+    from tapa_env import generate_afterstates
+
+    rows, dice = record.positions[:50], record.dice[:50]
+    afterstates, offsets = generate_afterstates(rows, dice, rules=default_rules(game))
+    choices = player.choose_batch(rows, dice, afterstates, offsets, np.random.default_rng(0))
+    assert ((0 <= choices) & (choices < np.diff(offsets))).all()
+
+
+def test_another_games_bot_is_refused_in_tapa_and_the_reverse(trained):
+    game, run_dir = trained
+    with pytest.raises(ValueError, match=f"a bot for {game}, not for tapa"):
+        load_player(str(run_dir / "checkpoints" / "bot.pt"), Rules())
+    with pytest.raises(ValueError, match=f"a bot for tapa, not for {game}"):
+        load_player(str(ROOT / "checkpoints" / "tapa-td.pt"), default_rules(game))
+
+
+def test_the_run_resumes_as_complete_and_evaluate_plays_its_game(trained):
+    game, run_dir = trained
+    again = python("train.py", f"game={game}", f"hydra.run.dir={run_dir}", *TINY)
+    assert again.returncode == 0 and "already trained" in again.stdout, again.stderr[-2000:]
+    bot = run_dir / "checkpoints" / "bot.pt"
+    done = python(
+        "evaluate.py", f"game={game}", f"players=[{bot},random]", "games=40", "workers=1",
+        f"hydra.run.dir={run_dir / 'evaluate'}",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "results written to" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "script, arguments, message",
+    [
+        ("train.py", ["game=tabla", "agent=ppo"], "agent=ppo trains Tapa bots only so far"),
+        ("train.py", ["game=tabla", "rules.backgammon_triple=true"], "triple"),
+        ("train.py", ["game=gulbara", "rules.pinned_blocks_bear_off=false"], "unknown setting"),
+        ("train.py", ["game=backgammon"], "game"),
+        ("evaluate.py", ["game=tabla"], "name the tabla players"),
+        ("evaluate.py", ["game=gulbara", "players=[offensive,random]"], "is a Tapa bot"),
+    ],
+)
+def test_what_does_not_play_another_game_yet_is_refused_in_one_line(script, arguments, message):
+    done = python(script, *arguments)
+    assert done.returncode == 2, done.stderr[-2000:]
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("setting", ["match_points=7", "variance_reduction=true"])
+def test_evaluate_plays_single_games_of_another_game_for_now(trained, setting):
+    game, run_dir = trained
+    bot = run_dir / "checkpoints" / "bot.pt"
+    done = python("evaluate.py", f"game={game}", f"players=[{bot},random]", setting)
+    assert done.returncode == 2 and "not yet" in done.stderr, done.stderr[-2000:]
+
+
+def test_gulbara_targets_keep_the_side_where_it_moves_again():
+    values = np.array([[0.1, 0.2, 0.3, 0.3, 0.1], [0.5, 0.1, 0.0, 0.3, 0.1]], np.float32)
+    finals = np.array([[0.0, 0.0, 0.0, 1.0, 0.0]], np.float32)  # the second mover lost
+    offsets = np.array([0, 2])
+    passed = lambda_returns(values, finals, offsets, 0.0)
+    again = lambda_returns(values, finals, offsets, 0.0, same_side=np.array([True, False]))
+    np.testing.assert_allclose(again[0], values[1])  # the same side: its own frame
+    np.testing.assert_allclose(passed[0], values[1][[3, 4, 2, 0, 1]])  # swapped sides
+
+
+@pytest.mark.parametrize("game", ["tabla", "gulbara"])
+def test_the_numpy_evaluator_of_another_game_equals_the_torch_network(game):
+    torch.manual_seed(0)
+    network = TDNetwork(NetworkShape("expert", (24, 12), "tanh", game))
+    rules = {"tabla": TablaRules(), "gulbara": GulbaraRules()}[game]
+    rows = random_self_play(3, seed=1, rules=rules, max_turns=100).positions
+    features = torch.from_numpy(get_encoding("expert", game).encode(rows))
+    want = network.probabilities(features).detach().numpy()
+    np.testing.assert_allclose(network.evaluator().probabilities(rows), want, atol=1e-5)
