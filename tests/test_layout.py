@@ -22,6 +22,7 @@ import yaml
 
 from agents.algorithms import ALGORITHMS as REGISTRY
 from agents.runs.settings import RESUMABLE_CHANGES, RunConfig
+from tapa_env.rules import RULES_OF_GAME
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = ROOT / "agents"
@@ -227,11 +228,14 @@ def composed(*overrides: str) -> dict:
 def test_train_without_arguments_is_td_with_the_defaults_in_runs_default():
     from agents.runs.settings import config_dict
     from agents.td.config import TDConfig
+    from tapa_env.rules import Rules
 
     settings = composed()
     run_dir = settings.pop("hydra")["run"]["dir"]
     assert run_dir == "runs/default"
-    assert settings == config_dict(TDConfig())
+    expected = config_dict(TDConfig())
+    expected["rules"] = dict(vars(Rules()))  # configs/game/tapa.yaml, the default game
+    assert settings == expected
     assert settings["agent"]["hidden"] == 80 and settings["learner"]["lr"] == 0.002
 
 
@@ -255,6 +259,11 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
     first = composed("+experiment=tapa-td-v1")
     assert first["agent"]["hidden"] == 160 and first["learner"]["lr_final"] == 0.00005
     assert first["total_games"] == 2_000_000 and first["hydra"]["run"]["dir"] == "runs/tapa-td-v1"
+    for game in ("tabla", "gulbara"):
+        recipe = composed(f"+experiment={game}-td")
+        assert recipe["game"] == game and recipe["agent"]["hidden"] == 160
+        assert set(recipe["rules"]) == {f.name for f in dataclasses.fields(RULES_OF_GAME[game])}
+        assert recipe["hydra"]["run"]["dir"] == f"runs/{game}-td"
 
 
 def test_an_unknown_algorithm_is_one_line_and_status_2():
