@@ -98,8 +98,10 @@ def test_the_run_resumes_as_complete_and_evaluate_plays_its_game(trained):
         ("evaluate.py", ["game=gulbara", "players=[offensive,random]"], "is a Tapa bot"),
     ],
 )
-def test_what_does_not_play_another_game_yet_is_refused_in_one_line(script, arguments, message):
-    done = python(script, *arguments)
+def test_what_does_not_play_another_game_yet_is_refused_in_one_line(
+    script, arguments, message, tmp_path
+):
+    done = python(script, *arguments, cwd=tmp_path)  # what Hydra makes stays out of the repo
     assert done.returncode == 2, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
@@ -109,7 +111,7 @@ def test_what_does_not_play_another_game_yet_is_refused_in_one_line(script, argu
 def test_evaluate_plays_single_games_of_another_game_for_now(trained, setting):
     game, run_dir = trained
     bot = run_dir / "checkpoints" / "bot.pt"
-    done = python("evaluate.py", f"game={game}", f"players=[{bot},random]", setting)
+    done = python("evaluate.py", f"game={game}", f"players=[{bot},random]", setting, cwd=bot.parent)
     assert done.returncode == 2 and "not yet" in done.stderr, done.stderr[-2000:]
 
 
