@@ -29,6 +29,10 @@ from ..storage.files import check_trained_rules, first_line
 from .players import ChoosingPlayer, Player, RandomPlayer
 
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
+"""Tapa's built-in players."""
+
+GAME_BUILTINS = {"tapa": BUILTIN_NAMES, "tabla": ("random", "pubeval"), "gulbara": ("random",)}
+"""Each game's built-in players: ``pubeval`` is Tesauro's benchmark of backgammon, Tabla's."""
 
 PLIES = (1, 2, 3)
 """The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``,
@@ -70,11 +74,19 @@ __all__ = [
 def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()
-    if rules.game != "tapa":
-        raise PlayerSpecError(
-            f"{name} is a Tapa bot: it judges pins and mothers, which {rules.game} has none "
-            f"of; for {rules.game} use random, a bot trained for it, or module:Class"
+    if name not in GAME_BUILTINS[rules.game]:
+        what = "a Tapa bot (it judges pins and mothers)" if name in BUILTIN_NAMES else (
+            "Tabla's (a backgammon evaluation)"
         )
+        builtins = ", ".join(GAME_BUILTINS[rules.game])
+        raise PlayerSpecError(
+            f"{name} is {what}; for {rules.game} use {builtins}, a bot trained for it, or "
+            "module:Class"
+        )
+    if name == "pubeval":
+        from .pubeval import PubEvalPlayer
+
+        return PubEvalPlayer()
     from .heuristics import HEURISTIC_PLAYERS
 
     return HEURISTIC_PLAYERS[name](rules=rules)
@@ -100,7 +112,7 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     name = str(spec).strip()
     if not name:
         raise PlayerSpecError(f"empty player name: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}")
-    if name in BUILTIN_NAMES:
+    if name in BUILTIN_NAMES or name in GAME_BUILTINS["tabla"]:
         return _builtin(name, rules)
     if name.endswith(NO_BEAROFF) and name != NO_BEAROFF:
         player = load_player(name[: -len(NO_BEAROFF)], rules)
