@@ -41,7 +41,8 @@ class RunConfig:
     """Duplicate-dice games against each opponent at an evaluation."""
     eval_opponents: list[str] | None = None
     """Players to evaluate against (the previous evaluation's network is always added);
-    ``null``: the game's own, the heuristic bots in Tapa, ``random`` in Tabla and Gulbara."""
+    ``null``: the game's own (:data:`DEFAULT_OPPONENTS`): the heuristic bots in Tapa,
+    ``random`` and ``pubeval`` in Tabla, ``random`` in Gulbara."""
     checkpoint_every: int = 50_000
     """Write the checkpoint after every this many games (and on Ctrl-C, SIGTERM, the end)."""
     log_every: int = 5_000
@@ -94,15 +95,19 @@ class TrainResult:
     seconds: float
 
 
-DEFAULT_OPPONENTS = {"tapa": ["offensive", "defensive", "adaptive"]}
-"""The evaluation opponents of a run that names none, by game (others: ``random``)."""
+DEFAULT_OPPONENTS = {
+    "tapa": ["offensive", "defensive", "adaptive"],
+    "tabla": ["random", "pubeval"],
+    "gulbara": ["random"],
+}
+"""The evaluation opponents of a run that names none, by game."""
 
 
 def eval_opponents(config: RunConfig) -> list[str]:
     """The players a run is evaluated against: its own list, else its game's defaults."""
     if config.eval_opponents is not None:
         return list(config.eval_opponents)
-    return list(DEFAULT_OPPONENTS.get(config.game, ["random"]))
+    return list(DEFAULT_OPPONENTS.get(config.game, ["random"]))  # an unknown game fails later
 
 
 def run_rules(game: object, rules: dict) -> AnyRules:
