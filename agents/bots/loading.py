@@ -31,8 +31,15 @@ from .players import ChoosingPlayer, Player, RandomPlayer
 BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
 """Tapa's built-in players."""
 
-GAME_BUILTINS = {"tapa": BUILTIN_NAMES, "tabla": ("random", "pubeval"), "gulbara": ("random",)}
-"""Each game's built-in players: ``pubeval`` is Tesauro's benchmark of backgammon, Tabla's."""
+GAME_BUILTINS = {
+    "tapa": BUILTIN_NAMES,
+    "tabla": ("random", "pubeval", "safe", "hitter"),
+    "gulbara": ("random", "runner", "blocker"),
+}
+"""Each game's built-in players: ``pubeval`` is Tesauro's benchmark of backgammon, Tabla's;
+the others are heuristic bots (:mod:`agents.bots.heuristics`,
+:mod:`agents.bots.race_heuristics`)."""
+ALL_BUILTINS = {name for names in GAME_BUILTINS.values() for name in names}
 
 PLIES = (1, 2, 3)
 """The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``,
@@ -75,9 +82,12 @@ def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()
     if name not in GAME_BUILTINS[rules.game]:
-        what = "a Tapa bot (it judges pins and mothers)" if name in BUILTIN_NAMES else (
-            "Tabla's (a backgammon evaluation)"
-        )
+        owner = next(game for game, names in GAME_BUILTINS.items() if name in names)
+        what = {
+            "tapa": "a Tapa bot (it judges pins and mothers)",
+            "tabla": "a Tabla bot",
+            "gulbara": "a Gulbara bot",
+        }[owner]
         builtins = ", ".join(GAME_BUILTINS[rules.game])
         raise PlayerSpecError(
             f"{name} is {what}; for {rules.game} use {builtins}, a bot trained for it, or "
@@ -87,6 +97,10 @@ def _builtin(name: str, rules: Rules) -> Player:
         from .pubeval import PubEvalPlayer
 
         return PubEvalPlayer()
+    if rules.game != "tapa":
+        from .race_heuristics import RaceHeuristicPlayer
+
+        return RaceHeuristicPlayer(name)
     from .heuristics import HEURISTIC_PLAYERS
 
     return HEURISTIC_PLAYERS[name](rules=rules)
@@ -112,7 +126,7 @@ def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Play
     name = str(spec).strip()
     if not name:
         raise PlayerSpecError(f"empty player name: use one of {', '.join(BUILTIN_NAMES)}, {_KINDS}")
-    if name in BUILTIN_NAMES or name in GAME_BUILTINS["tabla"]:
+    if name in ALL_BUILTINS:
         return _builtin(name, rules)
     if name.endswith(NO_BEAROFF) and name != NO_BEAROFF:
         player = load_player(name[: -len(NO_BEAROFF)], rules)
