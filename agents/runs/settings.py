@@ -41,8 +41,8 @@ class RunConfig:
     """Duplicate-dice games against each opponent at an evaluation."""
     eval_opponents: list[str] | None = None
     """Players to evaluate against (the previous evaluation's network is always added);
-    ``null``: the game's own (:data:`DEFAULT_OPPONENTS`): the heuristic bots in Tapa,
-    ``random`` and ``pubeval`` in Tabla, ``random`` in Gulbara."""
+    ``null``: the game's own (:data:`DEFAULT_OPPONENTS`): the heuristic bots of Tapa,
+    ``pubeval`` and the heuristic bots of Tabla, the heuristic bots of Gulbara."""
     checkpoint_every: int = 50_000
     """Write the checkpoint after every this many games (and on Ctrl-C, SIGTERM, the end)."""
     log_every: int = 5_000
@@ -97,8 +97,8 @@ class TrainResult:
 
 DEFAULT_OPPONENTS = {
     "tapa": ["offensive", "defensive", "adaptive"],
-    "tabla": ["random", "pubeval"],
-    "gulbara": ["random"],
+    "tabla": ["pubeval", "hitter", "safe"],
+    "gulbara": ["runner", "blocker"],
 }
 """The evaluation opponents of a run that names none, by game."""
 
