@@ -436,18 +436,23 @@ def format_table(results: dict) -> str:
     needs it, so that the figures stay in line."""
     labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
     width = max([34, *map(len, labels)])
+    tapa = results.get("config", {}).get("game", "tapa") == "tapa"
+    # Tabla and Gulbara have no mothers, nor draws; their double win is a mars.
+    kinds = f"{'gammon':>7} {'mother':>7} {'draw':>6}" if tapa else f"{'mars':>7}"
     header = (
         f"{'pairing':<{width}} {'games':>6} {'ppg':>7} {'95% CI':>17} {'win':>6} "
-        f"{'single':>7} {'gammon':>7} {'mother':>7} {'draw':>6}"
+        f"{'single':>7} {kinds}"
     )
     lines = [header, "-" * len(header)]
     for label, p in zip(labels, results["pairings"]):
         rates = p["rates"]
+        doubles = f"{rates['gammon_wins']:>7.1%}"
+        if tapa:
+            doubles += f" {rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         lines.append(
             f"{label:<{width}} {p['games']:>6} "
             f"{p['ppg']:>+7.3f} {_interval(p['ppg_ci95'])} {p['win_rate']:>6.1%} "
-            f"{rates['single_wins']:>7.1%} {rates['gammon_wins']:>7.1%} "
-            f"{rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
+            f"{rates['single_wins']:>7.1%} {doubles}"
         )
         if "luck_adjusted" in p:
             adjusted = p["luck_adjusted"]
