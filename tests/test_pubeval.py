@@ -70,7 +70,7 @@ def test_all_borne_off_is_the_best_score_and_the_race_test_follows_contact():
 
 
 def test_pubeval_is_tablas_alone_and_beats_random_clearly():
-    with pytest.raises(ValueError, match="Tabla's"):
+    with pytest.raises(ValueError, match="a Tabla bot"):
         load_player("pubeval", Rules())
     results = play_games(
         [load_player("pubeval", TablaRules()), load_player("random", TablaRules())],
