@@ -135,3 +135,27 @@ def test_the_numpy_evaluator_of_another_game_equals_the_torch_network(game):
     features = torch.from_numpy(get_encoding("expert", game).encode(rows))
     want = network.probabilities(features).detach().numpy()
     np.testing.assert_allclose(network.evaluator().probabilities(rows), want, atol=1e-5)
+
+
+def test_the_arenas_first_tabla_roll_is_no_double_when_the_opening_throw_is_played():
+    from agents.bots.players import Player, RandomPlayer
+    from agents.evaluation.arena import play_games
+    from tapa_env.layout import initial_rows
+
+    start = initial_rows(1, "tabla")[0].tobytes()
+
+    class FirstRolls(Player):
+        seen: list = []
+
+        def choose_batch(self, positions, dice, afterstates, offsets, rng):
+            for row, roll in zip(positions, dice, strict=True):
+                if row.tobytes() == start:
+                    self.seen.append(tuple(roll))
+            return RandomPlayer().choose_batch(positions, dice, afterstates, offsets, rng)
+
+    for played in (True, False):
+        FirstRolls.seen = []
+        rules = TablaRules(opening_roll_played=played)
+        play_games([FirstRolls(), FirstRolls()], games=400, seed=2, rules=rules, max_turns=2)
+        doubles = sum(a == b for a, b in FirstRolls.seen)
+        assert len(FirstRolls.seen) >= 400 and (doubles == 0) == played

@@ -177,9 +177,15 @@ def play_games(
         slot_series[slot] = index
         slot_turn[slot] = turn
         slot_luck[slot] = 0.0
-        table.start(
-            [slot], rng, first=[starter_now[index]], dice=roll(seed, [stream[index]], [turn])
-        )
+        dice = roll(seed, [stream[index]], [turn])
+        if turn == 0 and getattr(rules, "opening_roll_played", False):
+            # Tabla's starter plays the two different dice thrown (T2): throw again on a
+            # tie, from the same stream, so that both games of a duplicate pair agree.
+            again = 1
+            while dice[0, 0] == dice[0, 1]:
+                dice = roll(seed, [stream[index]], [again << 32])
+                again += 1
+        table.start([slot], rng, first=[starter_now[index]], dice=dice)
 
     for slot in range(slots):
         begin(slot, pending.popleft(), 0)
