@@ -5,10 +5,11 @@ for the side to play) at one ply, at two plies and by rollout, the rollout's sta
 how far it is behind the best play with the standard error of that difference from the paired
 trials (``*`` where it exceeds two of them), and the outcome chances (single and double wins,
 draws, single and double losses);
-``out=PATH`` also writes them as JSON. ``python analyze.py game=FILE`` analyses a recorded
-game instead. ``python analyze.py --help`` lists every setting.
+``out=PATH`` also writes them as JSON. ``python analyze.py record=FILE`` analyses a recorded
+game instead (``game=`` names the game, as on every command). ``python analyze.py --help``
+lists every setting.
 
-``position=``, ``dice=``, ``game=`` and ``out=`` are taken as they are typed (a key with
+``position=``, ``dice=``, ``record=`` and ``out=`` are taken as they are typed (a key with
 commas, JSON in braces, ``dice=6,5``), not read by Hydra's grammar. Every setting is checked
 before any work: a mistake exits with status 2 after one line on stderr.
 """
@@ -32,7 +33,7 @@ from entry import EntryScript
 SCRIPT = EntryScript("analyze.py")
 ConfigStore.instance().store(name="analyze_schema", node=AnalyzeConfig)
 
-VERBATIM = ("position", "dice", "game", "out")
+VERBATIM = ("position", "dice", "record", "out")
 """Settings whose values are text as typed: commas, braces and brackets are no grammar."""
 
 
@@ -70,11 +71,13 @@ def main(cfg: DictConfig) -> None:
             check_output_path(config.out, label=f"out={config.out}")
     except (AnalyzeError, ConfigError) as error:
         SCRIPT.fail(str(error))
-    if config.game:
+    if config.game != "tapa":
+        SCRIPT.fail(f"game={config.game}: analyze.py analyses Tapa positions and games only so far")
+    if config.record:
         from agents.analysis.games import analyze_game_file, format_game_report
 
         try:
-            report = analyze_game_file(Path(config.game), config)
+            report = analyze_game_file(Path(config.record), config)
         except ValueError as error:  # a record that cannot be read: one line naming it
             SCRIPT.fail(str(error))
         print(format_game_report(report))
@@ -112,6 +115,21 @@ def main(cfg: DictConfig) -> None:
         print(f"\nanalysis written to {config.out}")
 
 
+def check_old_record_form(arguments: list[str]) -> None:
+    """Refuse in one line ``game=FILE``, the recorded game's old key: ``game=`` names the game
+    now (Hydra would answer it with a config group it cannot find)."""
+    from tapa_env.rules import GAMES
+
+    for argument in arguments:
+        key, equals, value = argument.partition("=")
+        if key == "game" and equals and value not in GAMES:
+            SCRIPT.fail(
+                f"game= names the game now ({', '.join(GAMES)}); give a recorded game as "
+                f"record={value}"
+            )
+
+
 if __name__ == "__main__":
+    check_old_record_form(sys.argv[1:])
     sys.argv[1:] = verbatim(sys.argv[1:])
     SCRIPT.run(main)

@@ -140,8 +140,17 @@ def test_help_explains_the_settings():
         ([f"position={START}", "dice=6,5", "player=no/such.pt"], "no such checkpoint"),
         ([f"position={START}", "dice=6,5", "trials=many"], "trials must be an integer"),
         ([f"position={START}", "dice=6,5", "trails=36"], "did you mean trials?"),
-        (["game=no/such.tapa"], "game=no/such.tapa: no such file"),
-        (["game=README.md", f"position={START}"], "not both"),
+        (["record=no/such.tapa"], "record=no/such.tapa: no such file"),
+        (["record=README.md", f"position={START}"], "not both"),
+        (
+            ["game=no/such.tapa"],
+            "game= names the game now (tapa, tabla, gulbara); give a "
+            "recorded game as record=no/such.tapa",
+        ),
+        (
+            ["game=tabla", f"position={START}", "dice=6,5"],
+            "analyses Tapa positions and games only so far",
+        ),
     ],
 )
 def test_a_mistake_is_one_line_and_status_2(arguments, message):
@@ -155,21 +164,21 @@ def test_a_mistake_is_one_line_and_status_2(arguments, message):
 
 
 def test_a_folder_as_game_is_named_a_folder_with_a_record_file_as_example(tmp_path):
-    done = analyze(f"game={tmp_path}")
+    done = analyze(f"record={tmp_path}")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        f"analyze.py: error: game={tmp_path} is a folder; game= takes one game record file "
-        "(a .tapa file)"
+        f"analyze.py: error: record={tmp_path} is a folder; record= takes one game record "
+        "file (a .tapa file)"
     ]
     pairing = tmp_path / "01-offensive-vs-random"  # as evaluate.py record_games=DIR writes
     pairing.mkdir()
     for name in ("game-00002.tapa", "game-00001.tapa"):
         (pairing / name).write_text("")
-    done = analyze(f"game={tmp_path}")
+    done = analyze(f"record={tmp_path}")
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"analyze.py: error: game={tmp_path} is a folder; game= takes one game record file, "
-        f"such as game={pairing / 'game-00001.tapa'}"
+        f"analyze.py: error: record={tmp_path} is a folder; record= takes one game record "
+        f"file, such as record={pairing / 'game-00001.tapa'}"
     ]
 
 
@@ -178,7 +187,7 @@ def test_a_record_cut_in_the_middle_of_a_turn_is_one_line_naming_the_file_and_th
     example = text.split("```text\n")[1].split("\n```")[0].splitlines()
     cut = tmp_path / "cut.tapa"
     cut.write_text("\n".join([*example[:28], example[28][:8]]))  # ' 19 O 3-' and no more
-    done = analyze(f"game={cut}", f"player={BOT}")
+    done = analyze(f"record={cut}", f"player={BOT}")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
         f"analyze.py: error: {cut}, line 29: the record ends in the middle of turn 19: its last "

@@ -217,7 +217,7 @@ def test_the_report_is_json_and_text(best_against_random, tmp_path):
     blunder = next(t for t in game["turns"] if t["error"] == "blunder")
     row = next(line for line in text.splitlines() if line.startswith(f"{blunder['turn']:>4}  "))
     assert "??" in row and blunder["best"] in row
-    # From a file, as analyze.py game=FILE calls it.
+    # From a file, as analyze.py record=FILE calls it.
     path = write_record(tmp_path / "g.tapa", record)
     assert analysis.analyze_game_file(path, settings(ply=1))["file"] == str(path)
 

@@ -373,7 +373,7 @@ def test_play_saves_the_game_in_games_and_it_replays_to_the_final_position(tmp_p
     assert len(files) == 1
     relative = files[0].relative_to(tmp_path)
     assert f"The game is recorded in {relative}\n" in done.stdout
-    assert f"python analyze.py game={relative}" in done.stdout
+    assert f"python analyze.py record={relative}" in done.stdout
     record = read_record(files[0])
     assert record.players == ("you", "random") and record.match_points is None
     assert "Source: play.py seed=5" in files[0].read_text()

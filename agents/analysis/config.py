@@ -3,7 +3,7 @@ command line are answered without loading the engine or a bot."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
 """The shipped bot at one ply: it values the plays and plays the rollouts."""
@@ -13,15 +13,19 @@ DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
 class AnalyzeConfig:
     """Every setting of ``analyze.py``; ``python analyze.py --help`` explains them.
 
-    A position is analysed with ``position`` and ``dice``; a recorded game with ``game``.
+    A position is analysed with ``position`` and ``dice``; a recorded game with ``record``.
     """
 
     position: str | None = None
     """The position to analyse, mover's view: its key (``24:15|1:15|``) or its JSON."""
     dice: str | None = None
     """The roll to play in ``position``: two dice, such as ``6,5``."""
-    game: str | None = None
+    record: str | None = None
     """A game record to analyse instead of a position (docs/game-records.md)."""
+    game: str = "tapa"
+    """The game: tapa (analyze.py analyses Tapa only so far; the config group game/)."""
+    rules: dict = field(default_factory=dict)
+    """The game's rule flags (configs/game/)."""
     player: str = DEFAULT_PLAYER
     """The trained bot that values the plays and plays the rollouts (both sides)."""
     trials: int = 1296

@@ -1,6 +1,6 @@
 """A recorded game analysed: each play against the best, each side's errors and luck.
 
-``python analyze.py game=FILE`` reads a game record (docs/game-records.md) and asks a
+``python analyze.py record=FILE`` reads a game record (docs/game-records.md) and asks a
 trained TD bot (the shipped one, ``checkpoints/tapa-td.pt``, unless ``player=`` names
 another) about every turn:
 

@@ -118,36 +118,38 @@ def resolve_player(spec: object) -> Player:
     return player
 
 
-def check_record_path(game: str) -> None:
-    """Raise :class:`AnalyzeError` when ``game=`` names no game record file: nothing, or a
+def check_record_path(record: str) -> None:
+    """Raise :class:`AnalyzeError` when ``record=`` names no game record file: nothing, or a
     folder (``evaluate.py record_games=DIR`` writes one file a game into its subfolders; a
     record in the folder or a subfolder is named as an example)."""
-    path = Path(game.strip()).expanduser()
+    path = Path(record.strip()).expanduser()
     if path.is_dir():
         found = min(path.glob(f"*{SUFFIX}"), default=None) or min(
             path.glob(f"*/*{SUFFIX}"), default=None
         )
-        example = f", such as game={found}" if found else f" (a {SUFFIX} file)"
-        raise AnalyzeError(f"game={game} is a folder; game= takes one game record file{example}")
+        example = f", such as record={found}" if found else f" (a {SUFFIX} file)"
+        raise AnalyzeError(
+            f"record={record} is a folder; record= takes one game record file{example}"
+        )
     if not path.is_file():
-        raise AnalyzeError(f"game={game}: no such file")
+        raise AnalyzeError(f"record={record}: no such file")
 
 
 def check_config(config: AnalyzeConfig) -> Analysis:
     """The settings checked before any work; raises :class:`AnalyzeError` naming the first
     that cannot work. The analysis plays by the bot's rules (:attr:`Analysis.rules`)."""
-    game = config.game
-    if game is not None and (not isinstance(game, str) or not game.strip()):
-        raise AnalyzeError(f"game must be the path of a game record, got {game!r}")
-    if game is not None and (config.position is not None or config.dice is not None):
-        raise AnalyzeError("give either game=FILE or position= and dice=, not both")
-    if game is not None:
-        check_record_path(game)
-    if game is None and (config.position is None or config.dice is None):
+    record = config.record
+    if record is not None and (not isinstance(record, str) or not record.strip()):
+        raise AnalyzeError(f"record must be the path of a game record, got {record!r}")
+    if record is not None and (config.position is not None or config.dice is not None):
+        raise AnalyzeError("give either record=FILE or position= and dice=, not both")
+    if record is not None:
+        check_record_path(record)
+    if record is None and (config.position is None or config.dice is None):
         missing = "position" if config.position is None else "dice"
         raise AnalyzeError(
             f"{missing} is missing: analyse a position with position=KEY_OR_JSON dice=6,5, "
-            "or a game with game=FILE"
+            "or a recorded game with record=FILE"
         )
     trials = whole_number(config.trials, "trials", 0, error=AnalyzeError)
     candidates = whole_number(config.candidates, "candidates", 0, error=AnalyzeError)
@@ -165,7 +167,7 @@ def check_config(config: AnalyzeConfig) -> Analysis:
     player = resolve_player(config.player)
     rules = player.rules
     position = dice = None
-    if game is None:
+    if record is None:
         try:
             position = read_position(config.position)
         except PositionError as error:
@@ -173,7 +175,7 @@ def check_config(config: AnalyzeConfig) -> Analysis:
         dice = parse_dice(config.dice)
     checked = replace(
         config,
-        game=None if game is None else game.strip(),
+        record=None if record is None else record.strip(),
         player=config.player.strip(),
         trials=trials,
         candidates=candidates,

@@ -8,7 +8,7 @@ play that is not legal, a bad roll, the wrong side, a missing line, a truncated 
 unknown version) raises :class:`GameRecordError`, one line naming the line and the problem.
 
 ``play.py`` saves every game it plays this way, ``evaluate.py record_games=DIR`` the games of
-a tournament, and ``analyze.py game=FILE`` reads them (:mod:`agents.analysis.games`).
+a tournament, and ``analyze.py record=FILE`` reads them (:mod:`agents.analysis.games`).
 """
 
 from __future__ import annotations

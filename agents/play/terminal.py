@@ -330,7 +330,7 @@ class Session:
             what = "match" if self.config.match else "game"
             self.say(
                 f"The {what} is recorded in {self.record_to}",
-                f"(python analyze.py game={self.record_to} shows the best plays and the luck).",
+                f"(python analyze.py record={self.record_to} shows the best plays and the luck).",
             )
         return self.record_to
 
