@@ -227,19 +227,7 @@ class Position:
             raise PositionError(f"{game} position keys: missing {missing}, unexpected {extra}")
         if game != "tapa":
             return _read_other_game(cls, data, game)
-        row = np.zeros(ROW_WIDTH, dtype=ROW_DTYPE)
-        for side, start in (("own", OWN), ("opp", OPP)):
-            counts = data[side]
-            if not isinstance(counts, (list, tuple)) or len(counts) != POINTS:
-                raise PositionError(f"{side!r} must be a list of {POINTS} counts, got {counts!r}")
-            for index, count in enumerate(counts):
-                _check_int(count, f"{side}[{index}] (point {index + 1})")
-                if not 0 <= count <= CHECKERS:
-                    raise PositionError(
-                        f"{side}[{index}] (point {index + 1}) has {count} checkers; "
-                        f"a point holds 0 to {CHECKERS}"
-                    )
-                row[start + index] = count
+        row = _read_counts(data)
         for name, flag in (("own_pinned", OWN_PINNED), ("opp_pinned", OPP_PINNED)):
             points = data[name]
             if not isinstance(points, (list, tuple)):
@@ -404,8 +392,9 @@ def _other_game_dict(game: str, sides: list[list[int]], last: str, key: str) -> 
     return data
 
 
-def _read_other_game(cls: type, data: dict, game: str) -> Position:
-    """A Tabla or Gulbara position from its interchange dict (keys already checked)."""
+def _read_counts(data: dict) -> np.ndarray:
+    """A row holding the ``own`` and ``opp`` counts of an interchange dict, every game's
+    first two blocks; a ``PositionError`` names a count that is not one."""
     row = np.zeros(ROW_WIDTH, dtype=ROW_DTYPE)
     for side, start in (("own", OWN), ("opp", OPP)):
         counts = data[side]
@@ -419,6 +408,12 @@ def _read_other_game(cls: type, data: dict, game: str) -> Position:
                     f"a point holds 0 to {CHECKERS}"
                 )
             row[start + index] = count
+    return row
+
+
+def _read_other_game(cls: type, data: dict, game: str) -> Position:
+    """A Tabla or Gulbara position from its interchange dict (keys already checked)."""
+    row = _read_counts(data)
     if game == "tabla":
         for name, column in (("own_bar", OWN_BAR), ("opp_bar", OPP_BAR)):
             _check_int(data[name], name)

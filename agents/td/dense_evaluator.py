@@ -13,7 +13,7 @@ import numpy as np
 from tapa_env.encoding import get_encoding
 
 from ..bots.equity import OUTCOMES, equity
-from .evaluator import ACTIVATIONS, activate, softmax
+from .evaluator import ACTIVATIONS, dense_layers
 
 
 class DenseEvaluator:
@@ -70,13 +70,7 @@ class DenseEvaluator:
     ) -> np.ndarray:
         """``(M, 5)`` float32 outcome probabilities of each row, from its mover's side
         (``positions`` and ``offsets``, which Tapa's evaluator uses, are not needed)."""
-        values = self.encoding.encode(rows, check=check)
-        for k, (weight, bias) in enumerate(self.layers):
-            values = values @ weight.T
-            values += bias
-            if k < len(self.layers) - 1:
-                activate(self.activation, values)
-        return softmax(values)
+        return dense_layers(self.encoding.encode(rows, check=check), self.layers, self.activation)
 
     def equities(
         self, rows: np.ndarray, positions=None, offsets=None, *, check: bool = True

@@ -85,6 +85,17 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return logits
 
 
+def dense_layers(values: np.ndarray, layers: list, activation: str) -> np.ndarray:
+    """The outcome probabilities of ``values`` through ``layers`` (``(weight, bias)`` each,
+    the activation between them, a softmax at the end)."""
+    for k, (weight, bias) in enumerate(layers):
+        values = values @ weight.T
+        values += bias
+        if k < len(layers) - 1:
+            activate(activation, values)
+    return softmax(values)
+
+
 COUNTS = CHECKERS + 1
 """Rows per point of a count table: 0 to 15 checkers."""
 STEP_ROWS = 0
@@ -639,13 +650,7 @@ class Evaluator:
         self._run(rows, positions, offsets, hidden_out, probabilities)
         if single:
             return probabilities
-        values = hidden_out
-        for k, (weight, bias) in enumerate(self.layers):
-            values = values @ weight.T
-            values += bias
-            if k < len(self.layers) - 1:
-                activate(self.activation, values)
-        return softmax(values)
+        return dense_layers(hidden_out, self.layers, self.activation)
 
     def _run(self, rows, positions, offsets, hidden_out, probabilities) -> None:
         t = self.tables
