@@ -64,3 +64,39 @@ def race(own: Mapping[int, int], opp: Mapping[int, int]):
     opponent's own points 1-6 (its home; the mover's 24 down to 19), nothing pinned."""
     mover_frame = {POINTS + 1 - point: count for point, count in opp.items()}
     return board(own, mover_frame).row.copy()
+
+
+def counts(points: Mapping[int, int]) -> list[int]:
+    """The 24 counts of a side from ``{point: checkers}``."""
+    row = [0] * POINTS
+    for point, count in points.items():
+        row[point - 1] = count
+    return row
+
+
+def tabla_board(
+    own: Mapping[int, int], opp: Mapping[int, int], own_bar: int = 0, opp_bar: int = 0
+) -> Position:
+    """A Tabla position: each side's checkers on the board and the bar, the rest borne off."""
+    return Position.from_dict(
+        {
+            "game": "tabla", "own": counts(own), "opp": counts(opp),
+            "own_bar": own_bar, "opp_bar": opp_bar,
+            "own_off": CHECKERS - sum(own.values()) - own_bar,
+            "opp_off": CHECKERS - sum(opp.values()) - opp_bar,
+        }
+    )  # fmt: skip
+
+
+def gulbara_board(own: Mapping[int, int], opp: Mapping[int, int], **turn) -> Position:
+    """A Gulbara position past the opening (both sides have had three turns), the mover to
+    roll, unless ``turn`` says otherwise (``climb=5``, ``own_turns=0``, ...)."""
+    state = {"next": "own", "climb": 0, "climb_dice": 0, "handed": False}
+    state.update({"own_turns": 3, "opp_turns": 3}, **turn)
+    return Position.from_dict(
+        {
+            "game": "gulbara", "own": counts(own), "opp": counts(opp),
+            "own_off": CHECKERS - sum(own.values()), "opp_off": CHECKERS - sum(opp.values()),
+            **state,
+        }
+    )  # fmt: skip

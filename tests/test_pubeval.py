@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boards import tabla_board
 
 from agents.bots.loading import load_player
 from agents.bots.pubeval import inputs, is_race, scores
@@ -13,22 +14,8 @@ from agents.evaluation.arena import play_games
 from tapa_env import Position, Rules, TablaRules
 
 
-def counts(points: dict[int, int]) -> list[int]:
-    row = [0] * 24
-    for point, count in points.items():
-        row[point - 1] = count
-    return row
-
-
 def tabla(own: dict, opp: dict, own_bar: int = 0, opp_bar: int = 0) -> np.ndarray:
-    return Position.from_dict(
-        {
-            "game": "tabla", "own": counts(own), "opp": counts(opp),
-            "own_bar": own_bar, "opp_bar": opp_bar,
-            "own_off": 15 - sum(own.values()) - own_bar,
-            "opp_off": 15 - sum(opp.values()) - opp_bar,
-        }
-    ).row[None, :]  # fmt: skip
+    return tabla_board(own, opp, own_bar, opp_bar).row[None, :]
 
 
 def test_the_inputs_and_both_scores_of_a_position_worked_by_hand():

@@ -5,29 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boards import gulbara_board, tabla_board
 
 from agents.bots.loading import load_player
 from agents.bots.race_heuristics import gulbara_features, tabla_features
 from agents.evaluation.arena import play_games
-from tapa_env import Position, Rules, default_rules
-
-
-def counts(points: dict[int, int]) -> list[int]:
-    row = [0] * 24
-    for point, count in points.items():
-        row[point - 1] = count
-    return row
+from tapa_env import Rules, default_rules
 
 
 def tabla(own: dict, opp: dict, own_bar: int = 0, opp_bar: int = 0) -> np.ndarray:
-    return Position.from_dict(
-        {
-            "game": "tabla", "own": counts(own), "opp": counts(opp),
-            "own_bar": own_bar, "opp_bar": opp_bar,
-            "own_off": 15 - sum(own.values()) - own_bar,
-            "opp_off": 15 - sum(opp.values()) - opp_bar,
-        }
-    ).row[None, :]  # fmt: skip
+    return tabla_board(own, opp, own_bar, opp_bar).row[None, :]
 
 
 def test_tabla_features_of_a_position_worked_by_hand():
@@ -46,13 +33,7 @@ def test_tabla_features_of_a_position_worked_by_hand():
 def test_gulbara_features_of_a_position_worked_by_hand():
     # The opponent, all on its 24 (our 12), must cross its 23 to 12: our 11 down to 1 and
     # our 24. We hold our 24, 11, 10 and 9 (a wall of three in its path) and 20.
-    row = Position.from_dict(
-        {
-            "game": "gulbara", "own": counts({24: 5, 11: 2, 10: 2, 9: 2, 20: 4}),
-            "opp": counts({12: 15}), "own_off": 0, "opp_off": 0, "next": "own", "climb": 0,
-            "climb_dice": 0, "handed": False, "own_turns": 3, "opp_turns": 3,
-        }
-    ).row[None, :]  # fmt: skip
+    row = gulbara_board({24: 5, 11: 2, 10: 2, 9: 2, 20: 4}, {12: 15}).row[None, :]
     f = {name: int(value[0]) for name, value in gulbara_features(row).items()}
     assert f["blocking"] == 4 and f["wall"] == 3  # our 24 is its 12; 11, 10, 9 its 23-21
     assert f["stacked"] == 2 + 1 and f["points"] == 5 and f["off"] == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from boards import counts, gulbara_board, tabla_board
 
 from tapa_env import (
     GulbaraRules,
@@ -18,42 +19,8 @@ from tapa_env import (
 from tapa_env.layout import flip, initial_rows, next_turn
 from tapa_env.notation import NotationError, legal_plays, parse_play
 
-
-def counts(points: dict[int, int]) -> list[int]:
-    row = [0] * 24
-    for point, count in points.items():
-        row[point - 1] = count
-    return row
-
-
-def tabla(own: dict, opp: dict, own_bar: int = 0, opp_bar: int = 0) -> Position:
-    return Position.from_dict(
-        {
-            "game": "tabla",
-            "own": counts(own),
-            "opp": counts(opp),
-            "own_bar": own_bar,
-            "opp_bar": opp_bar,
-            "own_off": 15 - sum(own.values()) - own_bar,
-            "opp_off": 15 - sum(opp.values()) - opp_bar,
-        }
-    )
-
-
-def gulbara(own: dict, opp: dict, **turn) -> Position:
-    state = {"next": "own", "climb": 0, "climb_dice": 0, "handed": False}
-    state.update({"own_turns": 3, "opp_turns": 3})
-    state.update(turn)
-    return Position.from_dict(
-        {
-            "game": "gulbara",
-            "own": counts(own),
-            "opp": counts(opp),
-            "own_off": 15 - sum(own.values()),
-            "opp_off": 15 - sum(opp.values()),
-            **state,
-        }
-    )
+tabla = tabla_board
+gulbara = gulbara_board
 
 
 def owns(positions: list[Position]) -> list[dict[int, int]]:
