@@ -39,7 +39,13 @@ GAME_BUILTINS = {
 """Each game's built-in players: ``pubeval`` is Tesauro's benchmark of backgammon, Tabla's;
 the others are heuristic bots (:mod:`agents.bots.heuristics`,
 :mod:`agents.bots.race_heuristics`)."""
-ALL_BUILTINS = {name for names in GAME_BUILTINS.values() for name in names}
+EXTERNAL_PLAYERS = {"tabla": ("gnubg",)}
+"""Each game's players that another program gives, loaded by name where it is installed:
+``gnubg``, GNU Backgammon's 0-ply evaluation (:mod:`agents.bots.gnubg`). They are never an
+opponent by default (a run's evaluations, PPO's opponents)."""
+ALL_BUILTINS = {
+    name for names in (*GAME_BUILTINS.values(), *EXTERNAL_PLAYERS.values()) for name in names
+}
 
 PLIES = (1, 2, 3)
 """The search depths a trained bot's file may be named with (``@1ply``, ``@2ply``,
@@ -81,8 +87,12 @@ __all__ = [
 def _builtin(name: str, rules: Rules) -> Player:
     if name == "random":
         return RandomPlayer()
-    if name not in GAME_BUILTINS[rules.game]:
-        owner = next(game for game, names in GAME_BUILTINS.items() if name in names)
+    if name not in GAME_BUILTINS[rules.game] + EXTERNAL_PLAYERS.get(rules.game, ()):
+        owner = next(
+            game
+            for game in GAME_BUILTINS
+            if name in GAME_BUILTINS[game] + EXTERNAL_PLAYERS.get(game, ())
+        )
         what = {
             "tapa": "a Tapa bot (it judges pins and mothers)",
             "tabla": "a Tabla bot",
@@ -93,6 +103,10 @@ def _builtin(name: str, rules: Rules) -> Player:
             f"{name} is {what}; for {rules.game} use {builtins}, a bot trained for it, or "
             "module:Class"
         )
+    if name == "gnubg":
+        from .gnubg import GnubgPlayer
+
+        return GnubgPlayer()
     if name == "pubeval":
         from .pubeval import PubEvalPlayer
 
