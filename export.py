@@ -54,11 +54,6 @@ def main(cfg: DictConfig) -> None:
     try:
         paths = plan(config)
         content = read(paths.checkpoint)
-        if content.get("game", "tapa") != "tapa":
-            raise ExportError(
-                f"{paths.checkpoint}: a {content['game']} bot; bot files and ONNX models are "
-                "made of Tapa bots only so far"
-            )
         if paths.onnx is not None:
             require_onnx_packages()
     except (ExportError, CheckpointError) as error:

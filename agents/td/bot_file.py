@@ -26,19 +26,21 @@ from typing import Any
 
 import numpy as np
 
-from tapa_env.encoding import ENCODINGS, get_encoding
-from tapa_env.rules import Rules
+from tapa_env.encoding import GAME_ENCODINGS, get_encoding
+from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES
 from ..storage.checksums import CHECKSUM, checksum_problem, digest
 from ..storage.files import (
     ZIP_MAGIC,
     PlayerSpecError,
+    brief,
     check_regular_file,
     first_line,
     read_head,
     write_atomically,
 )
+from .dense_evaluator import DenseEvaluator
 from .evaluator import ACTIVATIONS, Evaluator
 
 FORMAT = "tapa-rl/bot"
@@ -63,24 +65,27 @@ def describe(
     encoding: str,
     hidden: list[int] | tuple[int, ...],
     activation: str,
-    rules: Rules,
+    rules: AnyRules,
     games_trained: int,
     turns_trained: int,
 ) -> dict[str, Any]:
     """The metadata of a bot file, as a dict that ``json.dumps`` writes.
 
-    Keys: ``format`` (:data:`FORMAT`), ``format_version`` (:data:`FORMAT_VERSION`),
+    Keys: ``format`` (:data:`FORMAT`), ``format_version`` (:data:`FORMAT_VERSION`), ``game``
+    (``tabla`` or ``gulbara``; absent for Tapa, so that Tapa's files stay as they were),
     ``encoding`` and ``encoding_version``, ``rules`` (``{flag: bool}``), ``network``
     (``hidden`` widths input side first, ``activation``, ``input_size``, ``layers`` (the
     number of weight layers), ``output`` (``"logits"``), ``outcomes`` (the five outcome
     names in output order) and ``outcome_points`` (each outcome's points, for the equity)),
     ``games_trained`` and ``turns_trained``.
     """
-    coding = get_encoding(encoding)
+    coding = get_encoding(encoding, rules.game)
     hidden = [int(width) for width in hidden]
+    game = {} if rules.game == "tapa" else {"game": rules.game}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        **game,
         "encoding": coding.name,
         "encoding_version": coding.version,
         "rules": {name: bool(value) for name, value in vars(rules).items()},
@@ -173,13 +178,23 @@ class BotFile:
     layers: list[tuple[np.ndarray, np.ndarray]]
 
     @property
-    def rules(self) -> Rules:
-        """The rules the network was trained under."""
-        return Rules.from_mapping(dict(self.metadata["rules"]))
+    def game(self) -> str:
+        """The game the network plays: ``tapa``, ``tabla`` or ``gulbara``."""
+        return self.metadata.get("game", "tapa")
 
-    def evaluator(self, threads: int = 1) -> Evaluator:
-        """The numpy evaluator of these weights: afterstate rows in, outcome probabilities out."""
+    @property
+    def rules(self) -> AnyRules:
+        """The rules the network was trained under."""
+        return RULES_OF_GAME[self.game].from_mapping(dict(self.metadata["rules"]))
+
+    def evaluator(self, threads: int = 1) -> Evaluator | DenseEvaluator:
+        """The numpy evaluator of these weights: afterstate rows in, outcome probabilities out
+        (Tapa's folds the first layer into tables; the other games' encode and multiply)."""
         network = self.metadata["network"]
+        if self.game != "tapa":
+            return DenseEvaluator(
+                self.metadata["encoding"], network["activation"], self.layers, game=self.game
+            )
         return Evaluator(
             self.metadata["encoding"], network["activation"], self.layers, threads=threads
         )
@@ -269,10 +284,18 @@ def _check_metadata(path: Path, metadata: dict) -> None:
     for key in ("encoding", "encoding_version", "rules", "network"):
         if key not in metadata:
             raise BotFileError(f"{path}: corrupt bot file: no {key!r} in its metadata")
+    game = metadata.get("game", "tapa")
+    if game not in GAMES:
+        raise BotFileError(
+            f"{path}: a bot for the game {brief(game)}, which this version of tapa-rl does not "
+            f"play (it plays {', '.join(GAMES)})"
+        )
     name, version = metadata["encoding"], metadata["encoding_version"]
-    encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+    encoding = GAME_ENCODINGS.get((game, name)) if isinstance(name, str) else None
     if encoding is None or encoding.version != version:
-        known = ", ".join(f"{e.name} {e.version}" for e in ENCODINGS.values())
+        known = ", ".join(
+            f"{e.name} {e.version}" for (owner, _), e in GAME_ENCODINGS.items() if owner == game
+        )
         raise BotFileError(
             f"{path}: made for encoding {name!r} version {version!r}, which this version "
             f"of tapa-rl does not have (it has {known})"
@@ -310,7 +333,7 @@ def _check_metadata(path: Path, metadata: dict) -> None:
             "plays networks whose outputs are logits"
         )
     try:
-        Rules.from_mapping(dict(metadata["rules"]))
+        RULES_OF_GAME[game].from_mapping(dict(metadata["rules"]))
     except (ValueError, TypeError) as error:
         raise BotFileError(f"{path}: corrupt bot file: {first_line(error)}") from None
 

@@ -26,7 +26,7 @@ import torch
 
 from tapa_env import generate_afterstates
 from tapa_env.encoding import get_encoding
-from tapa_env.rules import Rules
+from tapa_env.rules import AnyRules
 from tapa_env.selfplay import random_self_play
 
 from ..bots.equity import OUTCOMES
@@ -155,7 +155,7 @@ def export_bot_file(content: dict, out: Path) -> bot_file.BotFile:
     return bot_file.read(out)
 
 
-def check_afterstates(rules: Rules, count: int = CHECK_AFTERSTATES, seed: int = 0) -> np.ndarray:
+def check_afterstates(rules: AnyRules, count: int = CHECK_AFTERSTATES, seed: int = 0) -> np.ndarray:
     """``(count, ROW_WIDTH)`` int8 afterstates of random self-play under ``rules``, spread over
     whole games (openings to bear-offs), each in the frame of the side that just moved."""
     record = random_self_play(max(4, count // 400), seed=seed, rules=rules)
@@ -174,7 +174,7 @@ def bot_file_difference(exported: bot_file.BotFile, network: TDNetwork, rows: np
     """The largest absolute difference between the bot file's numpy evaluator and torch over
     afterstate ``rows`` ``(B, ROW_WIDTH)`` int8: of the order of 1e-7, from the evaluator's
     fast ``exp`` and its order of sums."""
-    features = get_encoding(network.shape.encoding).encode(rows)
+    features = get_encoding(network.shape.encoding, network.shape.game).encode(rows)
     ours = exported.evaluator().probabilities(rows)
     return float(np.abs(ours - torch_probabilities(network, features)).max())
 
@@ -361,7 +361,8 @@ def export_onnx(content: dict, path: Path) -> OnnxReport:
     path = Path(path)
     network = network_of(content).eval()
     rules = rules_of(content)
-    features = get_encoding(network.shape.encoding).encode(check_afterstates(rules))
+    encoding = get_encoding(network.shape.encoding, network.shape.game)
+    features = encoding.encode(check_afterstates(rules))
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(handle)
     try:
