@@ -22,6 +22,15 @@ The depths, each from the side that played the afterstate:
   and our best answer to each at one ply); the opponent plays the best of those by that
   value.
 
+In Gulbara a turn may hold several decisions of one side (G5, G6): a climbing double played
+double by double, numbers handed over by the opponent, the receiver's own roll after them.
+There the search follows the turn as the engine does (:func:`tapa_env.layout.next_turn`):
+where the next decision's dice are fixed (a climb to play, :data:`~tapa_env.layout.CLIMB`),
+its side plays its best play by one ply, valued at the same depth: no chance node, no ply
+spent, and a climb of six doubles costs six searches, not a tree of them; where they
+are thrown, the 21 rolls are a ply as above. Each value is seen from the side that played
+the afterstate: minus where the next decision is the other side's.
+
 A player ranks all the plays of its turns at one ply and searches only the best few deeper
 (:func:`top_candidates`, its ``candidates``). Everything is batched: for all the afterstates
 of one depth, the positions they lead to are sent to the engine and their plays to the
@@ -37,7 +46,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from tapa_env.layout import as_rows, flip
+from tapa_env.layout import CLIMB, as_rows, climb_dice, flip, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
@@ -122,16 +131,37 @@ def ply_equities(
     finished, points = outcomes(afterstates, rules=rules, check=False)
     values = points.astype(np.float64)
     going_on = np.flatnonzero(~finished)
-    if going_on.size:
-        if rules.game == "gulbara":
-            raise ValueError(
-                "the 2- and 3-ply search does not yet follow Gulbara's climbing doubles "
-                "(the same side moving again); play Gulbara bots at 1-ply"
-            )
+    if going_on.size and rules.game == "gulbara":
+        values[going_on] = _following_turns(value, afterstates[going_on], plies, rules, replies)
+    elif going_on.size:
         replying = flip(afterstates[going_on], rules.game)
         best = best_equities(value, replying, rules, plies - 1, replies)
         values[going_on] = -expectation(best)
     return values
+
+
+def _following_turns(
+    value: Value, afterstates: np.ndarray, plies: int, rules: Rules, replies: int
+) -> np.ndarray:
+    """``(C,)`` Gulbara's ``plies``-ply equity of unfinished afterstates, from the side that
+    played them: the next decision, whoever's it is, by its dice (see the module's
+    docstring)."""
+    following, passed = next_turn(afterstates, rules.game)
+    sign = np.where(passed, -1.0, 1.0)
+    values = np.empty(len(afterstates), dtype=np.float64)
+    fixed = following[:, CLIMB] > 0
+    if fixed.any():
+        rows = following[fixed]
+        dice = climb_dice(rows, np.zeros((len(rows), 2), dtype=np.int64), rules.game)
+        plays, offsets = generate_afterstates(rows, dice, rules=rules, check=False)
+        ranked = exact_equities(value, plays, rows, offsets, rules)
+        best = offsets[:-1] + best_in_each_turn(ranked, offsets)
+        values[fixed] = ply_equities(value, plays[best], plies, rules, replies)
+    thrown = ~fixed
+    if thrown.any():
+        best = best_equities(value, following[thrown], rules, plies - 1, replies)
+        values[thrown] = expectation(best)
+    return sign * values
 
 
 def expectation(values: np.ndarray) -> np.ndarray:
