@@ -116,3 +116,18 @@ def test_the_checkpoint_is_an_opponent_in_play(trained):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert f"{trained.name} rolls" in done.stdout  # a run's bot.pt plays under its run's name
+
+
+def test_train_agent_ppo_game_tabla_and_its_bot_in_evaluate_against_pubeval(tmp_path):
+    run_dir = tmp_path / "run"
+    shorter = [setting for setting in TINY if not setting.startswith("total_games=")]
+    done = run("train.py", "game=tabla", "total_games=8", f"hydra.run.dir={run_dir}", *shorter)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"trained at \d+ games", done.stdout), done.stdout
+    bot = run_dir / "checkpoints" / "bot.pt"
+    out = tmp_path / "results.json"
+    done = run("evaluate.py", "game=tabla", f"players=[{bot},pubeval]", "games=4", "workers=1",
+               f"out={out}", f"hydra.run.dir={tmp_path / 'eval'}")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    pairing = json.loads(out.read_text())["pairings"][0]
+    assert pairing["players"] == [str(bot), "pubeval"] and pairing["games"] == 4

@@ -91,7 +91,6 @@ def test_the_run_resumes_as_complete_and_evaluate_plays_its_game(trained):
 @pytest.mark.parametrize(
     "script, arguments, message",
     [
-        ("train.py", ["game=tabla", "agent=ppo"], "agent=ppo trains Tapa bots only so far"),
         ("train.py", ["game=tabla", "rules.backgammon_triple=true"], "triple"),
         ("train.py", ["game=gulbara", "rules.pinned_blocks_bear_off=false"], "unknown setting"),
         ("train.py", ["game=backgammon"], "game"),

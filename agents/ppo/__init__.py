@@ -1,11 +1,12 @@
-"""PPO for Tapa: a masked actor-critic over checker moves, trained in the move-mode vector env.
+"""PPO for Tapa, Tabla and Gulbara: a masked actor-critic over checker moves, trained in the
+game's move-mode vector env.
 
 ``agents.ppo.training.train(config, run_dir, logger)`` runs it (``python train.py
-agent=ppo``); ``agents.ppo.config.PPOConfig`` holds its settings (``configs/agent/ppo.yaml``);
-``agents.ppo.player.PPOPlayer`` plays a trained policy in the arena, and
-``agents.load_player`` reads its checkpoints (:mod:`agents.ppo.loading`). The names below
-load on first use, so that importing this package (as ``load_player`` does to recognise a
-file) does not import torch.
+agent=ppo [game=tabla|gulbara]``); ``agents.ppo.config.PPOConfig`` holds its settings
+(``configs/agent/ppo.yaml``); ``agents.ppo.player.PPOPlayer`` plays a trained policy in the
+arena, and ``agents.load_player`` reads its checkpoints (:mod:`agents.ppo.loading`). The
+names below load on first use, so that importing this package (as ``load_player`` does to
+recognise a file) does not import torch.
 """
 
 from __future__ import annotations

@@ -5,11 +5,16 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 
 ``format``, ``format_version``
     ``"tapa-rl/ppo-checkpoint"`` and :data:`FORMAT_VERSION`.
-``encoding``, ``rules``
-    the observation's position encoding and the rule flags the policy was trained under.
+``game`` (Tabla and Gulbara only)
+    ``"tabla"`` or ``"gulbara"``; absent in a Tapa policy's, so that files written before
+    there were other games read as they always did.
+``encoding``, ``encoding_version``, ``rules``
+    the observation's position encoding (the game's) and the rule flags the policy was
+    trained under.
 ``network``
     its shape (:attr:`ActorCritic.shape`: ``inputs``, ``hidden``, ``activation``,
-    ``shared_trunk``) and ``weights``, its ``state_dict``.
+    ``shared_trunk``, ``actions``: the game's checker moves, absent in files written before
+    Tabla's 150, which are Tapa's 144) and ``weights``, its ``state_dict``.
 ``steps``, ``games``, ``turns``, ``config``
     how far it trained, and the whole PPO config.
 ``training`` (optional)
@@ -27,14 +32,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tapa_env.encoding import ENCODINGS
-from tapa_env.rules import Rules
+from tapa_env.checker_moves import MOVE_ACTIONS, move_actions
+from tapa_env.encoding import get_encoding
+from tapa_env.rules import AnyRules
 
 from ..errors import PlayerSpecError
 from ..runs.checkpoints import CheckpointKind, rules_of, save, slim
 from ..storage.files import check_trained_rules
 from .format import FORMAT
-from .network import ActorCritic
+from .network import ActorCritic, observation_size
 from .player import PPOPlayer
 
 FORMAT_VERSION = 1
@@ -58,14 +64,18 @@ class PPOCheckpointError(PlayerSpecError):
     """A file that is not a usable PPO checkpoint; the one-line message names the file."""
 
 
-def describe(network: ActorCritic, encoding: str, rules: Rules, counts: dict, config: dict) -> dict:
-    """The checkpoint fields that describe a policy (everything but ``training``);
-    ``counts`` holds ``steps``, ``games`` and ``turns``."""
+def describe(
+    network: ActorCritic, encoding: str, rules: AnyRules, counts: dict, config: dict
+) -> dict:
+    """The checkpoint fields that describe a policy of ``rules.game`` (everything but
+    ``training``); ``counts`` holds ``steps``, ``games`` and ``turns``."""
+    game = {} if rules.game == "tapa" else {"game": rules.game}  # Tapa's files stay as they were
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
+        **game,
         "encoding": encoding,
-        "encoding_version": ENCODINGS[encoding].version,
+        "encoding_version": get_encoding(encoding, rules.game).version,
         "rules": {name: bool(value) for name, value in vars(rules).items()},
         "network": dict(network.shape),
         "weights": {k: v.detach().cpu().clone() for k, v in network.state_dict().items()},
@@ -84,10 +94,20 @@ def read(path: Path | str) -> dict:
 
 
 def network_of(content: dict) -> ActorCritic:
-    """The actor-critic of a checkpoint, its weights loaded (shapes checked)."""
+    """The actor-critic of a checkpoint, its weights loaded (shapes checked); ``ValueError``
+    when its inputs or moves are not those of its game and encoding."""
     shape = content["network"]
+    game = content.get("game", "tapa")
+    inputs, actions = int(shape["inputs"]), int(shape.get("actions", MOVE_ACTIONS))
+    wanted = observation_size(get_encoding(content["encoding"], game))
+    if inputs != wanted:
+        raise ValueError(
+            f"{inputs} inputs, where {game}'s {content['encoding']} observation has {wanted}"
+        )
+    if actions != move_actions(game):
+        raise ValueError(f"{actions} moves, where {game} has {move_actions(game)}")
     network = ActorCritic(
-        int(shape["inputs"]), list(shape["hidden"]), shape["activation"], shape["shared_trunk"]
+        inputs, list(shape["hidden"]), shape["activation"], shape["shared_trunk"], actions
     )
     network.load_state_dict(content["weights"])
     network.eval()
@@ -95,12 +115,14 @@ def network_of(content: dict) -> ActorCritic:
 
 
 def read_ppo_player(
-    path: Path | str, rules: Rules | None = None, name: str | None = None, sample: bool = False
+    path: Path | str, rules: AnyRules | None = None, name: str | None = None, sample: bool = False
 ) -> PPOPlayer:
-    """The greedy (or ``sample``) :class:`PPOPlayer` of a checkpoint, named after the file.
+    """The greedy (or ``sample``) :class:`PPOPlayer` of a checkpoint, named after the file;
+    it plays the game and rules it was trained under.
 
-    ``rules``, when given, are the rules it will play under: a policy trained under others
-    is refused (:class:`agents.bots.loading.PlayerSpecError`)."""
+    ``rules``, when given, are the game and rules it will play under: a policy of another
+    game or trained under other rules is refused in one line
+    (:class:`agents.bots.loading.PlayerSpecError`)."""
     path = Path(path)
     content = read(path)
     trained = rules_of(content)

@@ -3,24 +3,32 @@
 (``configs/train.yaml``, :class:`agents.runs.settings.RunConfig`).
 
 Each field's docstring is what the YAML comments say of it. :func:`check_config` names the
-first setting that cannot work, in one line, before anything runs.
+first setting that cannot work, in one line, before anything runs; :func:`with_game_defaults`
+fills in what ``null`` leaves to the game (the opponents mixed in, the evaluation's).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tapa_env.checks import whole_number
 
 from ..errors import ConfigError
-from ..runs.settings import RunConfig, check_run_config
+from ..runs.settings import RunConfig, check_run_config, eval_opponents
 
 ACTIVATIONS = ("tanh", "relu")
 SELF = "self"  # the opponent that is a frozen snapshot of the policy being trained
 
-__all__ = ["ConfigError", "PPOAgent", "PPOConfig", "PPOLearner", "check_config"]
+__all__ = [
+    "ConfigError",
+    "PPOAgent",
+    "PPOConfig",
+    "PPOLearner",
+    "check_config",
+    "with_game_defaults",
+]
 
 
 @dataclass
@@ -28,7 +36,8 @@ class PPOAgent:
     """The actor-critic network."""
 
     encoding: str = "expert"
-    """Position encoding of the observation: raw (248 features) or expert (258)."""
+    """Position encoding of the observation, the game's own: raw or expert (Tapa 248 or 258
+    features, Tabla 196 or 204, Gulbara 205 or 211)."""
     hidden: Any = field(default_factory=lambda: [128, 128])
     """Hidden layer widths of the MLP: one number or a list, input side first."""
     activation: str = "tanh"
@@ -40,7 +49,7 @@ class PPOAgent:
 @dataclass
 class PPOLearner:
     """PPO's rollouts, clipped updates and opponents. Steps are the agent's decisions: one
-    checker move each."""
+    checker move each (a Gulbara climbing double is more decisions of the same side)."""
 
     num_steps: int = 64
     """Steps each game is played per rollout: a rollout is parallel_games * num_steps."""
@@ -71,16 +80,19 @@ class PPOLearner:
     target_kl: float | None = None
     """Stop an update's epochs early once the approximate KL passes this (null: never)."""
     opponent: str = SELF
-    """The usual opponent: self (a frozen snapshot of the policy) or random, offensive,
-    defensive, adaptive."""
+    """The usual opponent: self (a frozen snapshot of the policy) or a built-in player of
+    the game (Tapa: random, offensive, defensive, adaptive; Tabla: random, pubeval, safe,
+    hitter; Gulbara: random, runner, blocker)."""
     snapshot_every: int = 5
     """Updates between refreshes of the frozen snapshot (opponent self)."""
     pool_size: int = 0
     """Past snapshots kept for the pool of past selves (0: no pool)."""
     pool_prob: float = 0.0
     """Probability that a rollout plays a past self sampled from the pool instead."""
-    mix: list[str] = field(default_factory=lambda: ["random", "offensive", "defensive", "adaptive"])
-    """Built-in players mixed in as opponents (random, offensive, defensive, adaptive)."""
+    mix: list[str] | None = None
+    """Built-in players mixed in as opponents; null: all of the game's (Tapa: random,
+    offensive, defensive, adaptive; Tabla: random, pubeval, safe, hitter; Gulbara: random,
+    runner, blocker)."""
     mix_prob: float = 0.5
     """Probability that a rollout plays one of mix (uniformly) instead."""
     opponent_sample: bool = True
@@ -101,10 +113,10 @@ class PPOConfig(RunConfig):
     """Evaluate after every this many games (0: only at the start and the end)."""
     eval_games: int = 200
     """Duplicate-dice games against each evaluation opponent."""
-    eval_opponents: list[str] = field(
-        default_factory=lambda: ["random", "offensive", "defensive", "adaptive"]
-    )
-    """Players the evaluations play (built-in names or bot paths)."""
+    eval_opponents: list[str] | None = None
+    """Players the evaluations play (built-in names or bot paths); null: random and the
+    game's own (Tapa: offensive, defensive, adaptive; Tabla: pubeval, hitter, safe;
+    Gulbara: runner, blocker)."""
     checkpoint_every: int = 10_000
     """Write the checkpoint after every this many games (and on Ctrl-C, SIGTERM, the end)."""
     log_every: int = 1_000
@@ -135,18 +147,14 @@ def check_config(config: PPOConfig) -> None:
     # Here, not above: the schemas alone (train.py --help) need neither the engine nor numba.
     from tapa_env.encoding import ENCODINGS
 
-    from ..bots.loading import BUILTIN_NAMES
+    from ..bots.loading import GAME_BUILTINS
 
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise ConfigError(message)
 
-    need(
-        config.game == "tapa",
-        f"game={config.game}: agent=ppo trains Tapa bots only so far; train a {config.game} "
-        "bot with agent=td",
-    )
-    check_run_config(config)
+    check_run_config(config)  # first: it checks the game, which the rest depends on
+    builtins = list(GAME_BUILTINS[config.game])
     need(config.device == "cpu", f"device: PPO trains on the CPU, got {config.device!r}")
     agent, learner = config.agent, config.learner
     need(
@@ -185,8 +193,8 @@ def check_config(config: PPOConfig) -> None:
     if learner.target_kl is not None:
         number("target_kl", 0, low_open=True)
     need(
-        learner.opponent == SELF or learner.opponent in BUILTIN_NAMES,
-        f"learner.opponent must be {SELF!r} or one of {list(BUILTIN_NAMES)}, "
+        learner.opponent == SELF or learner.opponent in builtins,
+        f"learner.opponent must be {SELF!r} or one of {config.game}'s players {builtins}, "
         f"got {learner.opponent!r}",
     )
     need(
@@ -198,16 +206,42 @@ def check_config(config: PPOConfig) -> None:
         learner.pool_prob == 0 or learner.pool_size >= 1,
         f"learner.pool_prob={learner.pool_prob} needs a pool: set learner.pool_size >= 1",
     )
+    mix = builtins if learner.mix is None else learner.mix
     need(
-        isinstance(learner.mix, (list, tuple)) and all(m in BUILTIN_NAMES for m in learner.mix),
-        f"learner.mix must be a list of {list(BUILTIN_NAMES)}, got {learner.mix!r}",
+        isinstance(mix, (list, tuple)) and all(m in builtins for m in mix),
+        f"learner.mix must be null or a list of {config.game}'s players {builtins}, "
+        f"got {learner.mix!r}",
     )
     need(
-        learner.mix_prob == 0 or len(learner.mix) >= 1,
+        learner.mix_prob == 0 or len(mix) >= 1,
         f"learner.mix_prob={learner.mix_prob} needs opponents to mix in: set learner.mix",
     )
     need(
         learner.pool_prob + learner.mix_prob <= 1.0,
         f"learner.pool_prob + learner.mix_prob must be at most 1, "
         f"got {learner.pool_prob + learner.mix_prob}",
+    )
+
+
+def with_game_defaults(config: PPOConfig) -> PPOConfig:
+    """``config`` with what ``null`` leaves to the game written out: ``learner.mix``, the
+    game's built-in players, and ``eval_opponents``, ``random`` and the game's own
+    (:func:`agents.runs.settings.eval_opponents`). A run keeps this config in its
+    checkpoints, so a Tapa run saved before these defaults were ``null`` resumes as it was.
+
+    >>> with_game_defaults(PPOConfig(game="gulbara")).learner.mix
+    ['random', 'runner', 'blocker']
+    >>> with_game_defaults(PPOConfig(game="tabla")).eval_opponents
+    ['random', 'pubeval', 'hitter', 'safe']
+    """
+    from ..bots.loading import GAME_BUILTINS
+
+    mix = config.learner.mix
+    opponents = config.eval_opponents
+    return replace(
+        config,
+        learner=replace(
+            config.learner, mix=list(GAME_BUILTINS[config.game]) if mix is None else list(mix)
+        ),
+        eval_opponents=["random", *eval_opponents(config)] if opponents is None else opponents,
     )

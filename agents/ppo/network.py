@@ -1,12 +1,13 @@
 """The actor-critic: an MLP over the move mode's flat observation, and the observation itself.
 
 The observation of a decision (``tapa_env``'s move mode, from the side to move) is float32
-``(size + 7,)``: the encoded position after this turn's checker moves so far, how many of
-each die face 1-6 are still to play, and the player to move (always 0 against an
-opponent). The policy head gives a logit for each of the 144 checker moves
-``6 * (source - 1) + (die - 1)``; illegal moves get minus infinity before the softmax, so
-they have probability 0 and are never sampled. The value head predicts the game's points
-from the side to move.
+``(size + 7,)``: the position after this turn's checker moves so far in the game's encoding
+(:func:`tapa_env.encoding.get_encoding`), how many of each die face 1-6 are still to play,
+and the player to move (always 0 against an opponent). The policy head gives a logit for
+each checker move ``6 * (source - 1) + (die - 1)`` of the game
+(:func:`tapa_env.checker_moves.move_actions`: 144, and 150 in Tabla, whose source 25 is the
+bar); illegal moves get minus infinity before the softmax, so they have probability 0 and
+are never sampled. The value head predicts the game's points from the side to move.
 """
 
 from __future__ import annotations
@@ -56,17 +57,24 @@ def _mlp(inputs: int, hidden: tuple[int, ...], activation: str) -> nn.Sequential
 
 
 class ActorCritic(nn.Module):
-    """Policy logits over the 144 checker moves and a value, from one observation batch.
+    """Policy logits over the ``K`` checker moves and a value, from one observation batch.
 
     Args:
         inputs: observation features (:func:`observation_size`).
         hidden: hidden widths, input side first.
         activation: ``tanh`` or ``relu``.
         shared_trunk: one MLP under both heads, or one MLP each.
+        actions: ``K``, the game's checker moves (:func:`tapa_env.checker_moves.move_actions`:
+            144, Tabla's 150).
     """
 
     def __init__(
-        self, inputs: int, hidden, activation: str = "tanh", shared_trunk: bool = False
+        self,
+        inputs: int,
+        hidden,
+        activation: str = "tanh",
+        shared_trunk: bool = False,
+        actions: int = MOVE_ACTIONS,
     ) -> None:
         super().__init__()
         widths = hidden_widths(hidden)
@@ -75,15 +83,16 @@ class ActorCritic(nn.Module):
             "hidden": list(widths),
             "activation": activation,
             "shared_trunk": bool(shared_trunk),
+            "actions": int(actions),
         }
         self.actor_trunk = _mlp(inputs, widths, activation)
         self.critic_trunk = None if shared_trunk else _mlp(inputs, widths, activation)
-        self.actor_head = _layer(widths[-1], MOVE_ACTIONS, 0.01)
+        self.actor_head = _layer(widths[-1], int(actions), 0.01)
         self.critic_head = _layer(widths[-1], 1, 1.0)
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``obs`` float32 ``(B, inputs)`` and ``mask`` bool ``(B, 144)`` (every row with a
-        legal move) to masked logits float32 ``(B, 144)`` (``-inf`` where illegal) and values
+        """``obs`` float32 ``(B, inputs)`` and ``mask`` bool ``(B, K)`` (every row with a
+        legal move) to masked logits float32 ``(B, K)`` (``-inf`` where illegal) and values
         float32 ``(B,)``: expected points from the side to move."""
         features = self.actor_trunk(obs)
         logits = self.actor_head(features).masked_fill(~mask, -math.inf)
@@ -96,12 +105,12 @@ class ActorCritic(nn.Module):
         return self.critic_head(trunk(obs)).squeeze(-1)
 
     def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """``(B, 144)`` float32 masked logits alone (what a player needs)."""
+        """``(B, K)`` float32 masked logits alone (what a player needs)."""
         return self.actor_head(self.actor_trunk(obs)).masked_fill(~mask, -math.inf)
 
 
 def log_probs_and_entropy(logits: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Log-probabilities ``(B, 144)`` (``-inf`` where masked) and entropies ``(B,)`` of
+    """Log-probabilities ``(B, K)`` (``-inf`` where masked) and entropies ``(B,)`` of
     masked logits; masked moves add nothing to the entropy."""
     log_probs = torch.log_softmax(logits, dim=-1)
     finite = torch.isfinite(log_probs)

@@ -6,6 +6,8 @@ trained. For a batch of turns it starts every turn's checker moves
 (:class:`tapa_env.checker_moves.CheckerMoves`), asks the network for masked logits of all
 turns still moving at once, plays the best move (or a sampled one), and repeats until
 every turn is complete; then it finds the resulting afterstate in the turn's afterstates.
+It plays the game of its rules (Tapa, Tabla or Gulbara); a Gulbara climbing double is a turn
+of its own, which the arena asks of it as any other.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from tapa_env.checker_moves import CheckerMoves
 from tapa_env.encoding import get_encoding
 from tapa_env.movegen import generate_afterstates
 from tapa_env.position import Position
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.rules import DEFAULT_RULES, AnyRules
 
 from ..bots.players import Player
 from .network import ActorCritic, observe
@@ -28,11 +30,13 @@ class PPOPlayer(Player):
 
     Args:
         network: the actor-critic; only its policy head is used.
-        encoding: the position encoding it was trained with (``raw`` or ``expert``).
+        encoding: the position encoding it was trained with (``raw`` or ``expert``, of the
+            game of ``rules``).
         name: the player's name in results.
         sample: draw each move from the policy (with the ``rng`` of ``choose_batch``)
             instead of playing the most probable one (ties to the lowest move number).
-        rules: the rules it plays under (as it was trained).
+        rules: the game and rules it plays under (as it was trained): Tapa's
+            :class:`~tapa_env.rules.Rules`, ``TablaRules`` or ``GulbaraRules``.
     """
 
     def __init__(
@@ -41,10 +45,10 @@ class PPOPlayer(Player):
         encoding: str = "expert",
         name: str = "ppo",
         sample: bool = False,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules = DEFAULT_RULES,
     ) -> None:
         self.network = network
-        self.encoding = get_encoding(encoding)
+        self.encoding = get_encoding(encoding, rules.game)
         self.name = name
         self.sample = bool(sample)
         self.deterministic = not self.sample
@@ -77,7 +81,7 @@ class PPOPlayer(Player):
         the afterstate its moves reach: ``(B,)`` int64. ``positions`` ``(B, ROW_WIDTH)`` int8
         and ``dice`` ``(B, 2)`` are each turn's position (mover's frame) and roll."""
         chosen = self.play_turns(np.asarray(positions), np.asarray(dice), rng)
-        return afterstate_indices(chosen, afterstates, np.asarray(offsets))
+        return afterstate_indices(chosen, afterstates, np.asarray(offsets), self.rules.game)
 
     def choose(self, position, dice, rng=None, rules=None):
         """The afterstate (a :class:`Position`) this player plays from ``position`` with
@@ -91,7 +95,7 @@ class PPOPlayer(Player):
                 self._rng = np.random.default_rng(0)
             rng = self._rng
         index = int(self.choose_batch(position.row[None, :], [dice], afterstates, offsets, rng)[0])
-        return Position._trusted(afterstates[index])
+        return Position._trusted(afterstates[index], rules.game)
 
 
 def _sample(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -102,9 +106,12 @@ def _sample(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (cumulative <= draws[:, None]).sum(axis=1).astype(np.int64)
 
 
-def afterstate_indices(chosen: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray):
+def afterstate_indices(
+    chosen: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray, game: str = "tapa"
+) -> np.ndarray:
     """``(B,)`` int64: where each row ``chosen[i]`` sits in its turn's slice of
-    ``afterstates``; ``ValueError`` when one is not there (a player of other rules)."""
+    ``afterstates``; ``ValueError`` when one is not there (a player of other rules).
+    ``game`` names the rows' game in that message."""
     counts = np.diff(offsets)
     turn_of = np.repeat(np.arange(len(counts)), counts)
     same = (afterstates == chosen[turn_of]).all(axis=1)
@@ -113,7 +120,7 @@ def afterstate_indices(chosen: np.ndarray, afterstates: np.ndarray, offsets: np.
     if not found.all():
         turn = int(np.flatnonzero(~found)[0])
         raise ValueError(
-            f"turn {turn}: the moves played reach {Position._trusted(chosen[turn]).key!r}, "
+            f"turn {turn}: the moves played reach {Position._trusted(chosen[turn], game).key!r}, "
             "which is not among its afterstates (were they generated under other rules?)"
         )
     first = np.full(len(counts), len(afterstates), dtype=np.int64)

@@ -1,15 +1,23 @@
-"""PPO on Tapa's checker-move vector env: one loop, as CleanRL's ppo.py.
+"""PPO on a game's checker-move vector env: one loop, as CleanRL's ppo.py.
 
 :func:`train` plays ``parallel_games`` games at once through ``gym.make_vec("Tapa-v0",
-actions="move")`` against an opponent (:mod:`agents.ppo.opponents`), the policy always
-player 0. Each iteration: pick the rollout's opponent; roll out ``num_steps`` decisions of
-every game, sampling each checker move from the masked policy; compute GAE advantages with
-the game's points as the only reward; run ``update_epochs`` passes of clipped-surrogate
-minibatch steps; then log, evaluate in the arena, and checkpoint.
+actions="move")`` (``Tabla-v0``, ``Gulbara-v0`` for ``game=tabla``, ``gulbara``) against an
+opponent (:mod:`agents.ppo.opponents`), the policy always player 0. Each iteration: pick the
+rollout's opponent; roll out ``num_steps`` decisions of every game, sampling each checker
+move from the masked policy; compute GAE advantages with the game's points as the only
+reward; run ``update_epochs`` passes of clipped-surrogate minibatch steps; then log,
+evaluate in the arena, and checkpoint.
 
 With next-step autoreset, the step after a game ends only restarts it: its observation is
 the finished game's last, its action is ignored. Such steps are kept out of the loss
 (``valid``), and the step that ended the game does not bootstrap past it.
+
+Every decision of a rollout is the agent's, and every value and reward is from its side:
+the opponent's turns are played inside the env. So a Gulbara climbing double (G5), a
+further turn of the side that just moved, is simply the agent's next decision, or none of
+its decisions when the opponent climbs, and GAE chains the agent's decisions without
+changing sides. (TD, whose network plays both sides, must keep the frame where a side moves
+again; here there is no frame to change.)
 
 A run is a function of its config and seed: stopped (SIGINT, SIGTERM) after a checkpoint
 and started again on the same run directory, it ends with the same weights, bit for bit,
@@ -27,7 +35,9 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-import tapa_env  # noqa: F401  (registers Tapa-v0)
+import tapa_env  # noqa: F401  (registers Tapa-v0, Tabla-v0, Gulbara-v0)
+from tapa_env.checker_moves import move_actions
+from tapa_env.registration import ENVIRONMENTS
 
 from ..runs.evaluations import Evaluations, summary
 from ..runs.logs import Logger, start_logging
@@ -35,7 +45,7 @@ from ..runs.settings import TrainingDiverged, TrainResult, config_dict
 from ..runs.skeleton import Run, StopRequest, next_multiple
 from ..storage.tensors import to_arrays, to_tensors
 from . import checkpoint
-from .config import PPOConfig, check_config
+from .config import PPOConfig, check_config, with_game_defaults
 from .logs import Counters, Window, log_window
 from .network import ActorCritic, log_probs_and_entropy, observation_size, sample_moves
 from .opponents import OpponentSchedule
@@ -69,6 +79,10 @@ def gae(
     return advantages, advantages + values
 
 
+ENVIRONMENT_OF_GAME = {game: name for name, game in ENVIRONMENTS.items()}
+"""The Gymnasium id of each game's env: ``Tapa-v0``, ``Tabla-v0``, ``Gulbara-v0``."""
+
+
 class PPORun(Run):
     """Everything a run holds, built from its config; what a checkpoint saves."""
 
@@ -81,7 +95,7 @@ class PPORun(Run):
         torch.manual_seed(config.seed)
         self.rng = np.random.default_rng([config.seed, 1])
         self.env = gym.make_vec(
-            "Tapa-v0",
+            ENVIRONMENT_OF_GAME[self.rules.game],
             num_envs=config.parallel_games,
             actions="move",
             encoding=config.agent.encoding,
@@ -91,8 +105,13 @@ class PPORun(Run):
             opponent="random",  # replaced by the schedule's first below
         )
         self.size = observation_size(self.env.unwrapped.encoding)
+        self.actions = move_actions(self.rules.game)  # 144 checker moves; Tabla's bar 6 more
         self.network = ActorCritic(
-            self.size, config.agent.hidden, config.agent.activation, config.agent.shared_trunk
+            self.size,
+            config.agent.hidden,
+            config.agent.activation,
+            config.agent.shared_trunk,
+            self.actions,
         )
         self.optimizer = torch.optim.Adam(
             self.network.parameters(), lr=config.learner.learning_rate, eps=1e-5
@@ -108,7 +127,7 @@ class PPORun(Run):
 
     def start(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
         """Resume from the run directory's checkpoint, or start new games. Returns the next
-        observation float32 ``(N, F)``, its mask bool ``(N, 144)``, which games restart on
+        observation float32 ``(N, F)``, its mask bool ``(N, K)``, which games restart on
         the next step ``(N,)``, and whether the run resumed.
 
         The checkpoint is read by :meth:`Run.saved`, and ``bot.pt`` put back in step with
@@ -170,6 +189,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     :class:`TrainingDiverged` when the loss stops being finite.
     """
     check_config(config)
+    config = with_game_defaults(config)
     learner = config.learner
     run = PPORun(config, run_dir)
     next_obs, next_mask, resetting, resumed = run.start()
@@ -188,7 +208,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     # The rollout's storage: (T, N, ...) for T = num_steps decisions of N games.
     shape = (learner.num_steps, config.parallel_games)
     obs = np.zeros((*shape, run.size), dtype=np.float32)
-    masks = np.zeros((*shape, 144), dtype=bool)
+    masks = np.zeros((*shape, run.actions), dtype=bool)
     actions = np.zeros(shape, dtype=np.int64)
     logprobs = np.zeros(shape, dtype=np.float32)
     values = np.zeros(shape, dtype=np.float32)
@@ -239,7 +259,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
             # Update: epochs of clipped-surrogate minibatch steps over the valid decisions.
             keep = valid.reshape(-1)
             b_obs = torch.from_numpy(obs.reshape(-1, run.size)[keep])
-            b_masks = torch.from_numpy(masks.reshape(-1, 144)[keep])
+            b_masks = torch.from_numpy(masks.reshape(-1, run.actions)[keep])
             b_actions = torch.from_numpy(actions.reshape(-1)[keep])
             b_logprobs = torch.from_numpy(logprobs.reshape(-1)[keep])
             b_advantages = torch.from_numpy(advantages.reshape(-1)[keep])
