@@ -12,17 +12,20 @@ from the chances ``w, wg, lg`` of the side on roll after the play (the opponent)
 (gnubg's gammon or backgammon) counting 2 points, as Tabla counts it. A play that bears off
 the mover's last checker is a win (2 points when the opponent has none off) without asking.
 
-The engine lists the plays (Tabla's rules, T1-T10); gnubg only values them. The process
-starts on the first turn and ends with the player (or its interpreter); each worker process
-of the arena starts its own.
+The engine lists the plays (Tabla's rules, T1-T10); gnubg only values them. gnubg answers
+each evaluation from its scripting some 10 ms late whatever the machine (it waits on its own
+event loop), while using almost no processor, so the player keeps up to :data:`PROCESSES`
+gnubg processes and shares each batch of afterstates among them. They start as batches need
+them and end with the player (or its interpreter); each worker process of the arena starts
+its own.
 """
 
 from __future__ import annotations
 
 import atexit
-import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +39,10 @@ GNUBG = "/usr/games/gnubg"
 """Where Debian's ``gnubg`` package installs the program."""
 SERVER = Path(__file__).with_name("gnubg_server.py")
 MARK = "@@"
+PROCESSES = 32
+"""The most gnubg processes a player runs at once (each some 140 MB of memory)."""
+BOARDS_PER_PROCESS = 8
+"""A batch is shared among enough processes to give each at least this many boards."""
 INSTALL_HINT = "apt-get install -y --no-install-recommends gnubg"
 
 
@@ -78,21 +85,31 @@ class GnubgPlayer(Player):
     name = "gnubg"
     numpy_only = True
 
-    def __init__(self, program: str | None = None) -> None:
+    def __init__(self, program: str | None = None, processes: int = PROCESSES) -> None:
         program = program or gnubg_program()
         if program is None:
             raise GnubgError(
                 f"gnubg: GNU Backgammon is not installed ({GNUBG}); install it with: {INSTALL_HINT}"
             )
         self.program = program
-        self._process: subprocess.Popen | None = None
+        self.processes = processes
+        self._pool: list[subprocess.Popen] = []
+        self._folder: tempfile.TemporaryDirectory | None = None
 
     def __getstate__(self) -> dict:
-        return {"program": self.program, "_process": None}  # a worker starts its own
+        state = dict(self.__dict__)
+        state.update(_pool=[], _folder=None)  # a worker process starts its own
+        return state
 
-    def _start(self) -> subprocess.Popen:
-        if self._process is None or self._process.poll() is not None:
-            self._process = subprocess.Popen(
+    def _start(self, count: int) -> list[subprocess.Popen]:
+        """The first ``count`` processes of the pool, started where they are not running."""
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="gnubg-")
+            atexit.register(self.close)
+        for index in range(count):
+            if index < len(self._pool) and self._pool[index].poll() is None:
+                continue
+            process = subprocess.Popen(
                 [self.program, "-t", "-q", "-p", str(SERVER)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
@@ -100,18 +117,26 @@ class GnubgPlayer(Player):
                 text=True,
                 bufsize=1,
             )
-            atexit.register(self.close)
-        return self._process
+            if index < len(self._pool):
+                self._pool[index] = process
+            else:
+                self._pool.append(process)
+        return self._pool[:count]
 
     def close(self) -> None:
-        """End the gnubg process, if one runs."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.stdin.close()
+        """End the gnubg processes and remove their exchange folder."""
+        pool, self._pool = self._pool, []
+        for process in pool:
+            if process.poll() is None:
+                process.stdin.close()
+        for process in pool:
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
 
     def __del__(self) -> None:
         try:
@@ -124,14 +149,24 @@ class GnubgPlayer(Player):
         ``rows`` (which must not be finished games)."""
         if len(rows) == 0:
             return np.zeros((0, 5))
-        process = self._start()
-        process.stdin.write(json.dumps(boards(rows).tolist()) + "\n")
-        process.stdin.flush()
-        for line in process.stdout:
-            if line.startswith(MARK):
-                return np.array(json.loads(line[len(MARK) :]), dtype=np.float64)
-        self._process = None
-        raise GnubgError(f"gnubg: {self.program} ended without answering")
+        count = int(min(self.processes, -(-len(rows) // BOARDS_PER_PROCESS)))
+        pool = self._start(count)
+        parts = np.array_split(boards(rows).astype(np.uint8), count)
+        paths = [Path(self._folder.name) / f"boards{index}" for index in range(count)]
+        for process, part, path in zip(pool, parts, paths):
+            path.write_bytes(part.tobytes())
+            process.stdin.write(f"{path}\n")
+            process.stdin.flush()
+        answers = []
+        for process, part, path in zip(pool, parts, paths):
+            for line in process.stdout:
+                if line.startswith(MARK):
+                    answers.append(np.fromfile(f"{path}.out", dtype="<f8").reshape(len(part), 5))
+                    break
+            else:
+                self.close()
+                raise GnubgError(f"gnubg: {self.program} ended without answering")
+        return np.concatenate(answers)
 
     def equities(self, rows: np.ndarray) -> np.ndarray:
         """``(M,)`` the mover's cubeless equity of each afterstate: exact for a finished
