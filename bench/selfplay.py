@@ -1,6 +1,7 @@
 """Throughput of full TD(λ) training (play and learning) with the default config.
 
-Runs ``agents.td.training.train`` with ``configs/train.yaml``'s settings for a fixed number of
+Runs ``agents.td.training.train`` with ``configs/train.yaml``'s settings (and the game's of
+``configs/game/``: ``--game tapa``, ``tabla`` or ``gulbara``) for a fixed number of
 self-play games (evaluations and checkpoints left out, everything else as configured), once
 per thread count in one process, and once per process count as a data-parallel run under
 ``torchrun`` (one thread a process), each after a short warm-up run that loads the compiled
@@ -8,7 +9,7 @@ kernels. Prints one line per setting, the scaling of processes over one single-t
 process, then as its last two lines ``turns_per_second N`` and ``games_per_second N`` of the
 fastest.
 
-    python bench/selfplay.py [--games 20000] [--threads 1 2] [--processes 2]
+    python bench/selfplay.py [--game tapa] [--games 20000] [--threads 1 2] [--processes 2]
 """
 
 from __future__ import annotations
@@ -33,11 +34,15 @@ TORCHRUN_TIMEOUT = 1800
 """Seconds a data-parallel measurement may take before it is reported as hung."""
 
 
-def default_config() -> TDConfig:
-    """``configs/agent/td.yaml`` and ``configs/train.yaml`` (what ``python train.py``
-    composes) without Hydra's own sections, as a :class:`TDConfig`."""
+GAMES = ("tapa", "tabla", "gulbara")
+
+
+def default_config(game: str = "tapa") -> TDConfig:
+    """``configs/agent/td.yaml``, ``configs/train.yaml`` and ``configs/game/GAME.yaml`` (what
+    ``python train.py game=GAME`` composes) without Hydra's own sections, as a
+    :class:`TDConfig`."""
     layers = []
-    for name in ("agent/td.yaml", "train.yaml"):
+    for name in ("agent/td.yaml", "train.yaml", f"game/{game}.yaml"):
         settings = OmegaConf.load(ROOT / "configs" / name)
         settings.pop("defaults", None)
         settings.pop("hydra", None)
@@ -62,7 +67,7 @@ def measure(config: TDConfig, games: int, threads: int) -> tuple[float, float]:
     return result.turns / result.seconds, result.games / result.seconds
 
 
-def run_processes(processes: int, games: int) -> tuple[float, float]:
+def run_processes(processes: int, games: int, game: str) -> tuple[float, float]:
     """Turns and games per second of a data-parallel run of ``processes`` under torchrun."""
     torchrun = shutil.which("torchrun", path=str(Path(sys.executable).parent)) or "torchrun"
     try:
@@ -75,6 +80,8 @@ def run_processes(processes: int, games: int) -> tuple[float, float]:
                 "--worker",
                 "--games",
                 str(games),
+                "--game",
+                game,
             ],
             capture_output=True,
             text=True,
@@ -91,9 +98,9 @@ def run_processes(processes: int, games: int) -> tuple[float, float]:
     return float(turns), float(games_rate)
 
 
-def worker(games: int) -> None:
+def worker(games: int, game: str) -> None:
     """One rank of a data-parallel run: rank 0 prints the rates of the whole run."""
-    config = default_config()
+    config = default_config(game)
     measure(config, min(games, 500), 1)
     turns, games_rate = measure(config, games, 1)
     if os.environ.get("RANK", "0") == "0":
@@ -102,6 +109,7 @@ def worker(games: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=GAMES, default="tapa", help="the game played")
     parser.add_argument("--games", type=positive_int, default=20_000, help="games timed per run")
     parser.add_argument(
         "--threads", type=positive_int, nargs="+", default=[1, 2], help="thread counts to measure"
@@ -116,13 +124,14 @@ def main() -> None:
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.games)
+        worker(args.games, args.game)
         return
 
-    config = default_config()
+    config = default_config(args.game)
     measure(config, min(args.games, 500), 1)  # warm-up: compiled kernels loaded
     print(
-        f"default config: {config.agent.encoding} encoding, hidden {config.agent.hidden}, "
+        f"{args.game}, default config: {config.agent.encoding} encoding, "
+        f"hidden {config.agent.hidden}, "
         f"{config.parallel_games} games at once per process, batch {config.learner.batch_size}"
     )
     results = {}
@@ -130,7 +139,9 @@ def main() -> None:
         results[f"1 process, {threads} thread(s)"] = measure(config, args.games, threads)
     for processes in args.processes:
         if processes > 1:
-            results[f"{processes} processes (torchrun)"] = run_processes(processes, args.games)
+            results[f"{processes} processes (torchrun)"] = run_processes(
+                processes, args.games, args.game
+            )
     for label, (turns, games) in results.items():
         print(f"{label:<28} {turns:>10,.0f} TD-updated turns/s {games:>8,.0f} games/s")
     single = results.get("1 process, 1 thread(s)")
