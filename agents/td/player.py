@@ -58,8 +58,8 @@ class TDPlayer(Player):
         self.candidates = whole_number(candidates, "candidates", 1)
         self.replies = whole_number(replies, "replies", 1)
         self.rules = rules
-        # The bear-off database is Tapa's (its races); the other games' networks value theirs.
-        self.bearoff = bearoff and rules.game == "tapa"
+        # Tapa and Tabla bear off alike (docs/rules.md); Gulbara's race is another.
+        self.bearoff = bearoff and rules.game in ("tapa", "tabla")
 
     def equities(
         self,
