@@ -3,8 +3,9 @@
 Vectors are exported from the engine (tests/scripts/export_web_vectors.py: every roll of
 thousands of positions of random and heuristic games, the golden positions, the rules sample,
 every call of tests/test_rules.py, positions where the rule flags matter; outcomes of every
-kind under every rule set; the notation; both encodings; turns move by move) and
-``node --test web/test/`` checks them. Node.js 20 or later is required: without it these
+kind under every rule set; the notation; both encodings; turns move by move; and the same for
+Tabla and Gulbara, tests/scripts/export_web_game_vectors.py) and ``node --test web/test/``
+checks them. Node.js 20 or later is required: without it these
 tests fail, saying so.
 """
 
@@ -21,11 +22,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-_SCRIPT = ROOT / "tests" / "scripts" / "export_web_vectors.py"
-_SPEC = importlib.util.spec_from_file_location("export_web_vectors", _SCRIPT)
-export_web_vectors = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(export_web_vectors)
-export = export_web_vectors.export
+
+
+def _script(name: str):
+    """A module of tests/scripts, loaded by its path."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+export = _script("export_web_vectors").export
+export_games = _script("export_web_game_vectors").export
 
 NODE_MAJOR = 20
 VARIABLE = "TAPA_WEB_VECTORS"
@@ -80,6 +88,7 @@ def assert_node_passes(vectors: Path) -> None:
 def vectors(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("web-vectors")
     export(directory, positions=2000, seed=0)
+    export_games(directory, positions=400, seed=0)
     return directory
 
 
@@ -89,6 +98,9 @@ def test_the_javascript_rules_give_the_python_engines_answers(vectors):
     assert summary["turns"] >= 2000 * 21
     assert summary["encoded"] >= 10_000
     assert summary["notation_turns"] >= 1000
+    games = json.loads((vectors / "games-summary.json").read_text())
+    assert games["positions"] >= 800 and games["turns"] >= 800 * 15  # a climb is one roll
+    assert games["encoded"] >= 4000 and games["notation_turns"] >= 300
     assert_node_passes(vectors)
 
 
@@ -103,6 +115,33 @@ def test_a_vector_the_javascript_gets_wrong_fails_the_node_tests(vectors, tmp_pa
     result = run_node(tmp_path, "--test-name-pattern", "every roll", "web/test/rules.test.mjs")
     assert result.returncode != 0
     assert "1 of " in result.stdout and "differ from Python's" in result.stdout
+
+
+def test_a_tabla_or_gulbara_vector_the_javascript_gets_wrong_fails_them(vectors, tmp_path):
+    """One afterstate digest of each game changed: the node tests of that game fail."""
+    for path in vectors.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    lines = (vectors / "games-turns.jsonl").read_text().splitlines()
+    changed = []
+    for game in ("tabla", "gulbara"):
+        line = json.loads(next(line for line in lines if f'"game":"{game}"' in line))
+        line["rolls"][-1]["digest"] = "0" * 64
+        changed.append(json.dumps(line))
+    (tmp_path / "games-turns.jsonl").write_text("\n".join(changed) + "\n")
+    test_file = "web/test/rules_tabla_gulbara.test.mjs"
+    result = run_node(tmp_path, "--test-name-pattern", "every roll", test_file)
+    assert result.returncode != 0
+    assert "2 of " in result.stdout and "differ from Python's" in result.stdout
+
+
+def test_without_the_games_vectors_the_node_tests_say_how_to_write_them(vectors, tmp_path):
+    for path in vectors.iterdir():
+        if not path.name.startswith("games-"):
+            shutil.copy(path, tmp_path / path.name)
+    test_file = "web/test/rules_tabla_gulbara.test.mjs"
+    result = run_node(tmp_path, "--test-name-pattern", "every roll", test_file)
+    assert result.returncode != 0
+    assert "tests/scripts/export_web_game_vectors.py" in result.stdout
 
 
 def test_without_vectors_the_node_tests_fail_saying_how_to_write_them():
@@ -138,4 +177,6 @@ def test_the_benchmark_prints_its_figures_and_refuses_a_bad_option():
 def test_the_javascript_rules_give_the_python_engines_answers_on_more_positions(tmp_path):
     summary = export(tmp_path, positions=20_000, seed=1, notation=200)
     assert summary["turns"] >= 20_000 * 21
+    games = export_games(tmp_path, positions=4000, seed=1, notation=60)
+    assert games["positions"] >= 8000 and games["turns"] >= 8000 * 15
     assert_node_passes(tmp_path)

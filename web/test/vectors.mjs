@@ -1,7 +1,9 @@
-// Reads the vectors that tests/scripts/export_web_vectors.py writes from the Python engine.
+// Reads the vectors that tests/scripts/export_web_vectors.py (Tapa) and
+// tests/scripts/export_web_game_vectors.py (Tabla and Gulbara) write from the Python engine.
 // The directory is named by the environment variable TAPA_WEB_VECTORS:
 //
 //   python tests/scripts/export_web_vectors.py /tmp/tapa-web-vectors
+//   python tests/scripts/export_web_game_vectors.py /tmp/tapa-web-vectors
 //   TAPA_WEB_VECTORS=/tmp/tapa-web-vectors node --test web/test/
 //
 // No tests here (node --test runs every module under web/test/; this one only defines
@@ -25,14 +27,27 @@ export function vectorDir() {
   return dir;
 }
 
+/** The path of a vector file; Tabla's and Gulbara's (`games-*`) are written by their own
+ * script, which an Error names when they are missing. */
+function vectorFile(name) {
+  const path = join(vectorDir(), name);
+  if (name.startsWith("games-") && !existsSync(path)) {
+    throw new Error(
+      `${VARIABLE} holds no ${name}: write Tabla's and Gulbara's vectors with ` +
+        "`python tests/scripts/export_web_game_vectors.py DIR` into the same directory",
+    );
+  }
+  return path;
+}
+
 /** A JSON file of the vector directory. */
 export function readJson(name) {
-  return JSON.parse(readFileSync(join(vectorDir(), name), "utf8"));
+  return JSON.parse(readFileSync(vectorFile(name), "utf8"));
 }
 
 /** The lines of a JSON Lines file of the vector directory. */
 export function readJsonl(name) {
-  return readFileSync(join(vectorDir(), name), "utf8")
+  return readFileSync(vectorFile(name), "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line));
@@ -40,13 +55,30 @@ export function readJsonl(name) {
 
 /** A binary file of the vector directory. */
 export function readBytes(name) {
-  return readFileSync(join(vectorDir(), name));
+  return readFileSync(vectorFile(name));
 }
 
 /** The rule flags that differ from the default, for messages ("default" when none do). */
 export function rulesName(rules) {
   const changed = Object.entries(rules)
     .filter(([, value]) => value !== true)
+    .map(([flag, value]) => `${flag}=${value}`);
+  return changed.length ? changed.join(",") : "default";
+}
+
+/** The rule flags of a Tabla or Gulbara line that differ from the game's default, for
+ * messages ("default" when none do). */
+export function gameRulesName(game, rules) {
+  const defaults = {
+    tabla: { opening_roll_played: false, backgammon_triple: false },
+    gulbara: {
+      opening_turns_each_side: false,
+      unplayable_to_opponent: true,
+      six_prime_needs_checker_ahead: false,
+    },
+  }[game];
+  const changed = Object.entries(rules)
+    .filter(([flag, value]) => defaults[flag] !== value)
     .map(([flag, value]) => `${flag}=${value}`);
   return changed.length ? changed.join(",") : "default";
 }

@@ -1,0 +1,485 @@
+"""Test vectors from the Python engine for Tabla's and Gulbara's rules in JavaScript.
+
+    python tests/scripts/export_web_game_vectors.py OUT_DIR [--positions N] [--seed S]
+    TAPA_WEB_VECTORS=OUT_DIR node --test web/test/
+
+``tests/scripts/export_web_vectors.py`` writes these beside Tapa's (``tests/test_web_rules.py``
+runs both). Every answer comes from the Python engine (``tapa_env``); the JavaScript of
+``web/js/*_tabla_gulbara.js`` must give the same. Each line names its ``game``. Files written
+into ``OUT_DIR``:
+
+``games-rule-sets.json``
+    each game's combinations of its rule flags (``TablaRules``, ``GulbaraRules``), ``{game:
+    [{flag: bool}, ...]}``; the first of each is the default.
+``games-turns.jsonl``
+    one position a line: ``game``, ``source`` (``random``, ``heuristic``, ``variant``,
+    ``example``), ``key``, ``position`` (``Position.to_dict()``), ``flipped`` (the key of
+    ``Position.flip()``), ``rules`` and ``rolls``: for each roll ``{"dice", "count", "digest"}``,
+    the SHA-256 of the afterstates' 72-byte rows in the engine's order; some carry ``keys``
+    too (with all 36 orders of the dice). A Gulbara position with a climb to play has the one
+    roll of its double.
+``games-outcomes.jsonl``
+    ``{"game", "key", "outcomes"}``: ``outcome`` under each of the game's rule sets.
+``games-plays.jsonl``, ``games-parse.jsonl``
+    ``legal_plays`` of turns (``[text, afterstate key, moves]``) and ``parse_play`` of texts
+    (the afterstate's key or the ``NotationError`` message).
+``games-encoded.json``, ``games-encoded-GAME-NAME.f32``
+    each game's position keys and their encodings (``get_encoding(name, game)``), float32.
+``games-checker-moves.jsonl``
+    turns played one checker move at a time (``CheckerMoves``), as Tapa's.
+``games-bad-positions.json``
+    ``{"position", "error"}``: dicts that ``Position.from_dict`` refuses.
+``games-summary.json``
+    what was written, counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from agents import load_player  # noqa: E402
+from tapa_env import (  # noqa: E402
+    GulbaraRules,
+    NotationError,
+    Position,
+    TablaRules,
+    generate_afterstates,
+    legal_plays,
+    parse_play,
+)
+from tapa_env.checker_moves import CheckerMoves, action_move  # noqa: E402
+from tapa_env.encoding import get_encoding  # noqa: E402
+from tapa_env.games import Games  # noqa: E402
+from tapa_env.layout import CLIMB, climb_dice, flip  # noqa: E402
+from tapa_env.results import outcomes  # noqa: E402
+from tapa_env.selfplay import random_self_play  # noqa: E402
+
+GAMES = ("tabla", "gulbara")
+ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+BOTH_ORDERS = ROLLS + [(b, a) for a, b in ROLLS if a != b]
+RULE_SETS = {
+    "tabla": [TablaRules(*flags) for flags in itertools.product([False, True], repeat=2)],
+    "gulbara": [
+        GulbaraRules(each_side, to_opponent, wall)
+        for wall, each_side, to_opponent in itertools.product([False, True], repeat=3)
+    ],
+}
+"""Each game's flag combinations, the default first (Gulbara's default hands numbers over)."""
+RULE_SETS["gulbara"].sort(key=lambda rules: rules != GulbaraRules())
+HEURISTIC_PAIRS = {"tabla": [("pubeval", "hitter"), ("safe", "pubeval")],
+                   "gulbara": [("runner", "blocker"), ("blocker", "blocker")]}  # fmt: skip
+BAD_TEXTS = [
+    "", "pass", "bar/20", "bar/off", "25/20", "hello", "24/18 pass", "18/24", "off/20", "24/20",
+    "24/18(7)", "13/bar", "24/1", "6/off", "13/7(2)", "24/23", "3/off", "8/2(0)", "24//18",
+    "bar/22*", "24/18*/13", "13/-1", "13/ off", "24/18 , 13/8",
+]  # fmt: skip
+
+
+def digest(rows: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int8).tobytes()).hexdigest()
+
+
+def sample(rows: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    """Up to ``count`` distinct rows of ``rows``, drawn at random, in the order of ``rows``."""
+    picked: dict[bytes, int] = {}
+    for index in rng.permutation(len(rows)):
+        picked.setdefault(rows[index].tobytes(), int(index))
+        if len(picked) == count:
+            break
+    return rows[np.sort(np.fromiter(picked.values(), dtype=np.int64, count=len(picked)))]
+
+
+def heuristic_games(names, games: int, seed: int, rules) -> np.ndarray:
+    """Every position (mover's frame) of ``games`` games between two built-in bots."""
+    rng = np.random.default_rng(seed)
+    players = [load_player(name, rules=rules) for name in names]
+    table = Games(games, rules=rules)
+    table.start(np.arange(games), rng, first=np.zeros(games, dtype=np.int8))
+    live = np.arange(games)
+    seen = []
+    for _ in range(1500):
+        if live.size == 0:
+            break
+        seen.append(table.rows[live].copy())
+        table.generate(live)
+        choices = np.zeros(live.size, dtype=np.int64)
+        for side in (0, 1):
+            mine = np.flatnonzero(table.to_move[live] == side)
+            if mine.size:
+                after, offsets = table.turn_afterstates(live[mine])
+                games_ = live[mine]
+                choices[mine] = players[side].choose_batch(
+                    table.rows[games_], table.dice[games_], after, offsets, rng
+                )
+        ended, _ = table.play(choices, live, rng)
+        live = live[~ended]
+    return np.concatenate(seen)
+
+
+def rolls_of(position: Position, with_keys: bool) -> list[tuple[int, int]]:
+    """The rolls a position is asked about: its climb's double, or every roll."""
+    climb = int(position.row[CLIMB]) if position.game == "gulbara" else 0
+    if climb:
+        return [(climb, climb)]
+    return BOTH_ORDERS if with_keys else ROLLS
+
+
+class Turns:
+    """The lines of games-turns.jsonl, one engine call a batch."""
+
+    def __init__(self) -> None:
+        self.lines: list[dict] = []
+        self.afterstates: dict[str, list[np.ndarray]] = {game: [] for game in GAMES}
+
+    def add(self, source: str, positions: list[Position], rules, with_keys: bool = False) -> None:
+        if not positions:
+            return
+        rolls = [rolls_of(p, with_keys) for p in positions]
+        rows = np.stack([p.row for p, mine in zip(positions, rolls) for _ in mine])
+        dice = np.array([d for mine in rolls for d in mine], dtype=np.int64)
+        after, offsets = generate_afterstates(rows, dice, rules=rules)
+        self.afterstates[rules.game].append(after)
+        turn = 0
+        for position, mine in zip(positions, rolls):
+            entries = []
+            for roll in mine:
+                found = after[offsets[turn] : offsets[turn + 1]]
+                entry = {"dice": list(roll), "count": len(found), "digest": digest(found)}
+                if with_keys:
+                    entry["keys"] = [Position._trusted(r, rules.game).key for r in found]
+                entries.append(entry)
+                turn += 1
+            self.lines.append(
+                {"game": rules.game, "source": source, "key": position.key,
+                 "position": position.to_dict(), "flipped": position.flip().key,
+                 "rules": asdict(rules), "rolls": entries}
+            )  # fmt: skip
+
+
+def positions_of(rows: np.ndarray, game: str) -> list[Position]:
+    return [Position._trusted(row, game) for row in rows]
+
+
+def game_positions(game: str, count: int, seed: int) -> tuple[list, list]:
+    """``count // 2`` positions of random games and as many of heuristic games."""
+    rng = np.random.default_rng(seed)
+    rules = RULE_SETS[game][0]
+    random_rows = random_self_play(max(8, count // 60), seed=seed, rules=rules).positions
+    bot_rows = np.concatenate(
+        [heuristic_games(pair, max(4, count // 120), seed + k, rules)
+         for k, pair in enumerate(HEURISTIC_PAIRS[game])]
+    )  # fmt: skip
+    half = count // 2
+    return (
+        positions_of(sample(random_rows, half, rng), game),
+        positions_of(sample(bot_rows, count - half, rng), game),
+    )
+
+
+def variant_positions(pool: list[Position], rules, count: int, seed: int) -> list[Position]:
+    """Positions that matter to a rule variant: random games played under it, and positions of
+    ``pool`` where some roll's afterstates differ from the default rules'."""
+    rng = np.random.default_rng(seed)
+    played = random_self_play(3, seed=seed, rules=rules).positions
+    chosen = positions_of(sample(played, count, rng), rules.game)
+    default = RULE_SETS[rules.game][0]
+    rolls = [rolls_of(p, False) for p in pool]
+    rows = np.stack([p.row for p, mine in zip(pool, rolls) for _ in mine])
+    dice = np.array([d for mine in rolls for d in mine], dtype=np.int64)
+    owner = np.repeat(np.arange(len(pool)), [len(mine) for mine in rolls])
+    variant = generate_afterstates(rows, dice, rules=rules, check=False)
+    plain = generate_afterstates(rows, dice, rules=default, check=False)
+    differs = [
+        int(owner[i])
+        for i in range(len(rows))
+        if _turn_bytes(*variant, i) != _turn_bytes(*plain, i)
+    ]
+    chosen += [pool[i] for i in list(dict.fromkeys(differs))[:count]]
+    return chosen
+
+
+def _turn_bytes(afterstates: np.ndarray, offsets: np.ndarray, index: int) -> bytes:
+    return afterstates[offsets[index] : offsets[index + 1]].tobytes()
+
+
+def example_positions(game: str) -> list[Position]:
+    """The worked examples of docs/rules.md and docs/formats.md."""
+    keys = {
+        "tabla": [
+            "tabla/6:4,8:4,13:6|12:3,16:3,19:3,20:3,21:3|1,0",
+            "tabla/6:13,13:2|1:2,2:2,3:2,4:2,5:2,9:1,20:4|0,0",
+            "tabla/2:1,5:1|20:4,21:4,22:4,23:3|0,0",
+            "tabla/2:1|1:1,20:14|0,0",
+            "tabla/6:13,9:1,11:1|1:2,2:2,3:2,4:2,5:2,20:4|0,1",
+        ],
+        "gulbara": [
+            "gulbara/13:1,22:1,24:13|14:3,15:4,16:4,18:3,19:1|own,0,0,0,3,3",
+            "gulbara/2:1,13:1,24:13|14:3,15:4,16:4,18:3,19:1|own,6,4,0,3,3",
+            "gulbara/20:1,24:14|12:14,18:1|own,0,0,0,3,3",
+            "gulbara/24:15|12:15|own,0,0,0,0,0",
+            "gulbara/1:1,2:1,24:13|14:3,15:4,16:4,18:3,19:1|own,6,2,1,3,3",
+        ],
+    }
+    return [Position.from_key(key) for key in keys[game]]
+
+
+def respelled(text: str, rng: np.random.Generator) -> str:
+    """The same play written another way: chains split, case and spaces changed (stars kept,
+    since in Tabla they tell two plays apart)."""
+    if text == "pass":
+        return str(rng.choice(["PASS", " pass ", "Pass"]))
+    words = []
+    for word in text.split():
+        path, _, count = word.partition("(")
+        repeat = int(count.rstrip(")")) if count else 1
+        points = path.split("/")
+        for _ in range(repeat):
+            if rng.random() < 0.5 or "*" in path:
+                words += [f"{a}/{b}" for a, b in itertools.pairwise(points)]
+            else:
+                words.append(f"{points[0]}/{points[-1]}")
+    rng.shuffle(words)
+    return str(rng.choice([" ", "  ", ", "])).join(words).replace("off", "OFF")
+
+
+def parse_case(position: Position, dice, rules, text: str) -> dict:
+    try:
+        found, error = parse_play(text, position, dice, rules=rules).key, None
+    except NotationError as raised:
+        found, error = None, str(raised)
+    return {"game": rules.game, "key": position.key, "dice": list(dice), "rules": asdict(rules),
+            "text": text, "afterstate": found, "error": error}  # fmt: skip
+
+
+def notation_lines(turns, rng) -> tuple[list, list, int]:
+    """games-plays.jsonl and games-parse.jsonl lines; and how many turns the Python notation
+    could not write (none expected)."""
+    plays_out, parse_out, failed = [], [], 0
+    for position, dice, rules in turns:
+        try:
+            plays = legal_plays(position, dice, rules=rules)
+        except RuntimeError:
+            failed += 1
+            continue
+        plays_out.append(
+            {"game": rules.game, "key": position.key, "dice": list(dice), "rules": asdict(rules),
+             "plays": [[p.text, p.afterstate.key, [list(m) for m in p.moves]] for p in plays]}
+        )  # fmt: skip
+        if rng.random() < 0.25:
+            picked = rng.choice(len(plays), size=min(2, len(plays)), replace=False)
+            some = [plays[i] for i in picked]
+            texts = [p.text for p in some] + [respelled(p.text, rng) for p in some]
+            texts += [str(t) for t in rng.choice(BAD_TEXTS, size=2, replace=False)]
+            parse_out += [parse_case(position, dice, rules, text) for text in texts]
+    return plays_out, parse_out, failed
+
+
+def checker_move_turns(positions: list[Position], rules, seed: int) -> list[dict]:
+    """Each position's turn with a random roll (its climb's double), one random legal checker
+    move at a time, with the legal moves at every step."""
+    rng = np.random.default_rng(seed)
+    count = len(positions)
+    rows = np.stack([p.row for p in positions])
+    dice = climb_dice(rows, rng.integers(1, 7, size=(count, 2), dtype=np.int64), rules.game)
+    moves = CheckerMoves(count, rules)
+    moves.begin(rows, dice, np.arange(count))
+    lines = [
+        {"game": rules.game, "key": p.key, "dice": [int(a), int(b)], "rules": asdict(rules),
+         "steps": [], "pass": Position._trusted(moves.rows[g], rules.game).key}
+        for g, (p, (a, b)) in enumerate(zip(positions, dice))
+    ]  # fmt: skip
+    live = np.flatnonzero(moves.needed > 0)
+    while live.size:
+        actions = np.empty(live.size, dtype=np.int64)
+        legal_lists = []
+        for k, game in enumerate(live):
+            legal = np.flatnonzero(moves.masks[game])
+            legal_lists.append([list(action_move(a)) for a in legal])
+            actions[k] = legal[rng.integers(len(legal))]
+        done = moves.play(actions, live)
+        for k, game in enumerate(live):
+            lines[game]["steps"].append(
+                {"legal": legal_lists[k], "move": list(action_move(actions[k])),
+                 "after": Position._trusted(moves.rows[game], rules.game).key,
+                 "done": bool(done[k])}
+            )  # fmt: skip
+        live = live[~done]
+    return lines
+
+
+def bad_positions(positions: list[Position]) -> list[dict]:
+    """Dicts that ``Position.from_dict`` refuses, each position broken one way at a time."""
+    breaks = [
+        lambda d: d.pop("opp_off"),
+        lambda d: d.update(extra=1),
+        lambda d: d.update(own_pinned=[]),
+        lambda d: d.update(own=d["own"][:23]),
+        lambda d: d["own"].__setitem__(5, -1),
+        lambda d: d["opp"].__setitem__(5, 16),
+        lambda d: d["own"].__setitem__(5, 1.5),
+        lambda d: d.update(own_off=d["own_off"] + 1),
+        lambda d: d.update(opp_off=None),
+        lambda d: d.update(game="backgammon"),
+        lambda d: d["own"].__setitem__(d["opp"].index(max(d["opp"])), 1),
+    ]
+    breaks_of = {
+        "tabla": [
+            lambda d: d.update(own_bar=-1),
+            lambda d: d.update(opp_bar=16),
+            lambda d: d.update(own_bar=True),
+            lambda d: d.update(climb=0),
+        ],
+        "gulbara": [
+            lambda d: d.update(next="both"),
+            lambda d: d.update(climb=7),
+            lambda d: d.update(climb=3, climb_dice=0),
+            lambda d: d.update(handed=1),
+            lambda d: d.update(handed=True, climb=0, climb_dice=0),
+            lambda d: d.update(own_turns=4),
+            lambda d: d.update(climb_dice=5, climb=2),
+            lambda d: d.update(own_bar=0),
+        ],
+    }
+    found = []
+    for position in positions:
+        for make in breaks + breaks_of[position.game]:
+            data = json.loads(json.dumps(position.to_dict()))
+            make(data)
+            try:
+                Position.from_dict(data)
+            except ValueError as raised:
+                found.append({"position": data, "error": str(raised)})
+    return found
+
+
+def write_jsonl(path: Path, lines: list[dict]) -> None:
+    with path.open("w") as out:
+        for line in lines:
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+
+def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) -> dict:
+    """Write every vector file into ``out`` (created); returns the summary.
+
+    ``positions`` positions of each game get every roll; the worked examples get the notation
+    of every play of every roll, and ``notation`` positions of each kind (random, heuristic)
+    and game, and two of each rule variant, that of four rolls.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    turns = Turns()
+    notation_turns, move_lines, outcome_lines, broken = [], [], [], []
+    encoded_keys: dict[str, list[str]] = {}
+    for index, game in enumerate(GAMES):
+        default = RULE_SETS[game][0]
+        randoms, bots = game_positions(game, positions, seed + 10 * index)
+        examples = example_positions(game)
+        turns.add("example", examples, default, with_keys=True)
+        turns.add("random", randoms[:6], default, with_keys=True)
+        turns.add("random", randoms[6:], default)
+        turns.add("heuristic", bots[:6], default, with_keys=True)
+        turns.add("heuristic", bots[6:], default)
+        pool = (randoms + bots)[:200]
+        variants = {}
+        for k, rules in enumerate(RULE_SETS[game][1:], start=1):
+            chosen = variant_positions(pool, rules, 12, seed + 100 + k)
+            variants[rules] = chosen
+            turns.add("variant", chosen[:2], rules, with_keys=True)
+            turns.add("variant", chosen[2:], rules)
+        for position in examples:
+            notation_turns += [(position, d, default) for d in rolls_of(position, False)]
+        some = [(p, default) for p in randoms[:notation] + bots[:notation]]
+        some += [(p, rules) for rules, chosen in variants.items() for p in chosen[:2]]
+        for position, rules in some:  # a few rolls each: Python writes the plays slowly
+            rolls = rolls_of(position, False)
+            for i in rng.choice(len(rolls), size=min(4, len(rolls)), replace=False):
+                notation_turns.append((position, rolls[i], rules))
+        move_lines += checker_move_turns(examples + randoms + bots, default, seed + 7)
+        for k, (rules, chosen) in enumerate(variants.items()):
+            move_lines += checker_move_turns(chosen, rules, seed + 200 + k)
+
+        after = np.concatenate(turns.afterstates[game])
+        finished = np.zeros(len(after), dtype=bool)
+        for rules in RULE_SETS[game]:
+            finished |= outcomes(after, rules=rules, check=False)[0]
+        ended = sample(after[finished], 300, rng)
+        judged = np.concatenate([ended, flip(ended, game), sample(after[~finished], 300, rng)])
+        found = [outcomes(judged, rules=rules, check=False) for rules in RULE_SETS[game]]
+        for i, row in enumerate(judged):
+            outcome_lines.append(
+                {"game": game, "key": Position._trusted(row, game).key,
+                 "outcomes": [[int(np.sign(v[i])), int(abs(v[i]))] if f[i] else None
+                              for f, v in found]}
+            )  # fmt: skip
+
+        picked = sample(after, max(1500, positions * 3), rng)
+        rows = np.concatenate([picked, flip(picked, game)])
+        encoded_keys[game] = [Position._trusted(r, game).key for r in rows]
+        for name in ("raw", "expert"):
+            values = get_encoding(name, game).encode(rows)
+            (out / f"games-encoded-{game}-{name}.f32").write_bytes(values.astype("<f4").tobytes())
+        broken += bad_positions(randoms[:4] + bots[:4] + examples)
+
+    plays, parses, failed = notation_lines(notation_turns, rng)
+    for game, examples in (("tabla", ["bar/22 13/7", "13/9*/7", "13/9/7", "bar/off"]),
+                           ("gulbara", ["22/17/12/7/2", "24/19*", "bar/20"])):  # fmt: skip
+        for position in example_positions(game)[:2]:
+            dice = {"tabla": (6, 2) if position.own_bar else (4, 2), "gulbara": (5, 5)}[game]
+            if position.game == "gulbara" and position.row[CLIMB]:
+                dice = (6, 6)
+            parses += [parse_case(position, dice, RULE_SETS[game][0], t) for t in examples]
+    write_jsonl(out / "games-turns.jsonl", turns.lines)
+    write_jsonl(out / "games-outcomes.jsonl", outcome_lines)
+    write_jsonl(out / "games-plays.jsonl", plays)
+    write_jsonl(out / "games-parse.jsonl", parses)
+    write_jsonl(out / "games-checker-moves.jsonl", move_lines)
+    (out / "games-encoded.json").write_text(json.dumps(encoded_keys))
+    (out / "games-bad-positions.json").write_text(json.dumps(broken))
+    (out / "games-rule-sets.json").write_text(
+        json.dumps({game: [asdict(r) for r in RULE_SETS[game]] for game in GAMES})
+    )
+    rolls = [roll for line in turns.lines for roll in line["rolls"]]
+    summary = {
+        "positions": len(turns.lines),
+        "turns": len(rolls),
+        "afterstates": sum(roll["count"] for roll in rolls),
+        "afterstates_by_key": sum(roll["count"] for roll in rolls if "keys" in roll),
+        "outcome_positions": len(outcome_lines),
+        "notation_turns": len(plays),
+        "notation_failed": failed,
+        "parse_cases": len(parses),
+        "encoded": sum(len(keys) for keys in encoded_keys.values()),
+        "checker_move_turns": len(move_lines),
+        "bad_positions": len(broken),
+    }
+    (out / "games-summary.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out", type=Path, help="directory to write the vectors into")
+    parser.add_argument("--positions", type=int, default=400, help="positions of each game")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    try:
+        summary = export(args.out, args.positions, args.seed)
+    except OSError as error:
+        sys.exit(f"export_web_game_vectors.py: cannot write {args.out}: {error.strerror or error}")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
