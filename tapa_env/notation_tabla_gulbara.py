@@ -121,5 +121,6 @@ def afterstate_key(afterstate: Position, start: Position) -> tuple:
     """What tells the afterstates of one turn apart: the mover's counts (with its bar) and
     the points where it hit, as :meth:`RaceTurn.sequences` gives them."""
     bar = int(afterstate.row[OWN_BAR]) if afterstate.game == "tabla" else 0
-    hit = tuple(p + 1 for p in range(POINTS) if start.opp[p] == 1 and afterstate.opp[p] == 0)
+    before, after = start.opp, afterstate.opp  # each a tuple built on every call: once
+    hit = tuple(p + 1 for p in range(POINTS) if before[p] == 1 and after[p] == 0)
     return (0, *afterstate.own, bar), hit
