@@ -150,7 +150,6 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         raise ConfigError("rules.backgammon_triple: the arena counts a game as 1 or 2 points")
     if config.game != "tapa":
         for name, value in (
-            ("variance_reduction", config.variance_reduction),
             ("record_games", record_games),
             ("match_points", match_points),
         ):

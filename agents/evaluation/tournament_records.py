@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from tapa_env import Position, play_text
-from tapa_env.rules import Rules
+from tapa_env.rules import AnyRules
 
 from .arena import DRAW, KINDS, UNFINISHED, GameResults
 from .game_record import (
@@ -27,6 +27,8 @@ from .game_record import (
     RecordedGame,
     RecordedTurn,
     Result,
+    dice_from,
+    kind_of_win,
     write_record,
 )
 
@@ -57,20 +59,22 @@ class TurnLog:
         return turns
 
 
-def _result(points: int, kind: int) -> Result:
-    """A game's result from the first player's (``O``'s) net points and its kind."""
+def _result(points: int, kind: int, game: str) -> Result:
+    """A game's result from the first player's (``O``'s) net points and its kind (an index
+    into the arena's :data:`~agents.evaluation.arena.KINDS`), named as ``game`` names it."""
     if kind == UNFINISHED:
         return Result("unfinished")
     if kind == DRAW:
         return Result("draw")
-    return Result(KINDS[kind], SIDES[0] if points > 0 else SIDES[1], abs(points))
+    name = kind_of_win(game, abs(points), KINDS[kind])
+    return Result(name, SIDES[0] if points > 0 else SIDES[1], abs(points))
 
 
 def arena_records(
     log: TurnLog,
     results: GameResults,
     players: tuple[str, str],
-    rules: Rules,
+    rules: AnyRules,
     source: str | None = None,
 ) -> dict[int, GameRecord]:
     """The record of each series that ``results`` holds (series as the arena numbered them:
@@ -95,10 +99,12 @@ def arena_records(
         if last is not None and last.winner == starter:
             note = f"won game {len(record.games)}"
         game = RecordedGame(starter, note, score=record.score())
-        for mover, dice, position, afterstate in turns[series][first : first + count]:
-            text = play_text(Position(position), dice, Position(afterstate), rules=rules)
-            game.turns.append(RecordedTurn(SIDES[mover], dice, text))
-        game.result = _result(int(results.points[index]), int(results.kind[index]))
+        for mover, dice, row, afterstate in turns[series][first : first + count]:
+            position = Position(row, rules.game)
+            text = play_text(position, dice, Position(afterstate, rules.game), rules=rules)
+            game.turns.append(RecordedTurn(SIDES[mover], dice, text, dice_from(position)))
+        points, kind = int(results.points[index]), int(results.kind[index])
+        game.result = _result(points, kind, rules.game)
         record.games.append(game)
     return records
 
@@ -120,7 +126,7 @@ def save_arena_records(
     players: tuple[str, str],
     log: TurnLog,
     results: GameResults,
-    rules: Rules,
+    rules: AnyRules,
     first_series: int = 0,
     source: str = "",
 ) -> list[Path]:
