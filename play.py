@@ -1,4 +1,8 @@
-"""Play a bot at Tapa in the terminal: ``python play.py [opponent=NAME_OR_PATH] [match=7]``.
+"""Play a bot in the terminal: ``python play.py [game=tabla] [opponent=NAME_OR_PATH] [match=7]``.
+
+Tapa by default; ``game=tabla`` or ``game=gulbara`` plays the match's other games (the config
+group ``game/``, with each game's rule flags), against the game's shipped bot or, while it has
+none, its strongest built-in bot.
 
 Draws the board from your side, lists your legal plays with numbers and their notation
 (docs/formats.md, "Play notation"), and reads your play as a number or as notation; ``hint``

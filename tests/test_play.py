@@ -412,7 +412,10 @@ def test_a_missing_bot_file_says_what_to_do(tmp_path):
 
 
 def test_the_default_opponent_is_the_shipped_bot():
-    assert play.PlayConfig().opponent == play.DEFAULT_OPPONENT == "checkpoints/tapa-td.pt@2ply"
+    assert play.PlayConfig().opponent is None  # the game's own default
+    assert play.DEFAULT_OPPONENT == "checkpoints/tapa-td.pt@2ply"
+    config, opponent, _, _ = play.check_config(play.PlayConfig(seed=1))
+    assert config.opponent == play.DEFAULT_OPPONENT and opponent.name == "tapa-td@2ply"
 
 
 @pytest.mark.parametrize("override", ["match=abc", "confirm=maybe", "colour=red"])
@@ -431,11 +434,14 @@ def test_help_explains_every_setting():
 
 
 def test_every_setting_in_the_config_file_has_a_comment():
-    lines = (ROOT / "configs" / "play.yaml").read_text().split("hydra:")[0].splitlines()
+    text = (ROOT / "configs" / "play.yaml").read_text()
+    lines = text.split("hydra:")[0].splitlines()
     settings = [line for line in lines if re.match(r"^\w+:", line) and line != "defaults:"]
+    from_group = ("game", "rules")  # the config group game/ sets them, as in evaluate.py
     assert [line.split(":")[0] for line in settings] == [
-        field.name for field in dataclasses.fields(play.PlayConfig)
+        field.name for field in dataclasses.fields(play.PlayConfig) if field.name not in from_group
     ]
+    assert "\n  - game: tapa\n" in text
     for line in settings:
         above = lines[lines.index(line) - 1]
         assert above.startswith("#"), f"no comment above {line!r}"

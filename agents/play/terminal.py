@@ -1,54 +1,80 @@
-"""A person against a bot in the terminal: the settings, their checks, and the session.
+"""A person against a bot in the terminal, in any of the three games: the settings, their
+checks, and the session.
 
 ``play.py`` (a Hydra app) builds a :class:`Session` from a checked :class:`PlayConfig` and
-runs it on standard input and output; tests run it on strings.
+runs it on standard input and output; tests run it on strings. What the terminal says of
+each game (its introduction and help, the bot's plays in your numbering, the kinds of win)
+is in :mod:`agents.play.game_texts`; the board is :mod:`tapa_env.board_terminal`'s. In
+Gulbara a climbing double and the numbers handed over are decisions of their own (G5, G6):
+the session follows the turn state of each position, as the engine leaves it.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
 import secrets
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 
-from tapa_env import NotationError, Play, Position, legal_plays, outcome, parse_play, play_text
-from tapa_env.board_text import draw_framed_board
+from tapa_env import Play, Position, legal_plays, outcome
+from tapa_env.board_terminal import draw_terminal_board
 from tapa_env.checks import whole_number
-from tapa_env.notation import OFF, written_counts
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.layout import next_turn
+from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules, default_rules
 
-from ..bots.loading import BUILTIN_NAMES, beside_repository, load_player
-from ..bots.players import Player, RandomPlayer, Values, choose_one
+from ..bots.loading import GAME_BUILTINS, beside_repository, load_player
+from ..bots.players import Player, choose_one
 from ..errors import PlayerSpecError
 from ..evaluation.game_record import (
+    CLIMB,
+    HANDED,
+    ROLL,
     GameRecord,
     RecordedGame,
     RecordedTurn,
-    describe_roll,
+    dice_from,
     ending,
     format_record,
 )
+from ..evaluation.record_data import OPENING_RULE, first_position
 from ..storage.files import write_bytes_atomically
+from .game_texts import (
+    STRONGEST_BUILTIN,
+    TITLES,
+    default_opponent,
+    introduction,
+    kind_of_win,
+    mirrored,
+)
+from .prompt import Prompt, Quit, describe_dice, display_key, hint_values
 
-DEFAULT_OPPONENT = "checkpoints/tapa-td.pt@2ply"  # the shipped bot, at its best
+__all__ = [
+    "DEFAULT_OPPONENT",
+    "PlayConfig",
+    "PlayError",
+    "Quit",
+    "Session",
+    "check_config",
+    "hint_values",
+    "mirrored",
+]
+
+DEFAULT_OPPONENT = default_opponent("tapa")  # the shipped bot, at its best
 DEFAULT_RECORD = "games"  # each session's record goes to a new file here
 FIRST = ("roll", "you", "bot")
-HINTS_SHOWN = 3
-LISTED_AGAIN = 8  # a play that is not legal lists the legal plays again up to this many
-QUIT_WORDS = ("quit", "exit", "q")
 
 
 @dataclass
 class PlayConfig:
     """Every setting of ``play.py``; ``python play.py --help`` explains them."""
 
-    opponent: str = DEFAULT_OPPONENT
-    """The bot you play: a built-in name or the path of a checkpoint or bot file."""
+    opponent: str | None = None
+    """The bot you play: a built-in name or the path of a checkpoint or bot file; null: the
+    game's shipped bot at two plies (checkpoints/tapa-td.pt@2ply), or where the game has none
+    yet its strongest built-in bot (tabla: pubeval, gulbara: runner)."""
     match: int | None = 0
     """Points to win a match (R11); 0 or null for a single game."""
     seed: int | None = None
@@ -64,42 +90,60 @@ class PlayConfig:
     record: str | None = DEFAULT_RECORD
     """Where the game record goes (docs/game-records.md): a directory, where each session
     writes a new file named by its date and time, or a file ending in .tapa; null: none."""
+    game: str = "tapa"
+    """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
+    rules: dict = field(default_factory=dict)
+    """The game's rule flags (docs/rules.md); a trained bot plays only its own game and rules."""
 
 
 class PlayError(ValueError):
     """A setting of play.py that cannot work; the one-line message names it."""
 
 
-class Quit(Exception):
-    """The person leaves the game."""
-
-
 # --- settings ------------------------------------------------------------------------------
 
 
-def _player(spec: object, setting: str) -> Player:
+def _player(spec: object, setting: str, rules: AnyRules) -> Player:
+    builtins = GAME_BUILTINS[rules.game]
     if not isinstance(spec, str) or not spec.strip():
         raise PlayError(
-            f"{setting} must name a player: {', '.join(BUILTIN_NAMES)}, or the path of a "
+            f"{setting} must name a player: {', '.join(builtins)}, or the path of a "
             f"checkpoint or bot file; got {spec!r}"
         )
     try:
-        return load_player(beside_repository(spec))
+        return load_player(beside_repository(spec), rules)
     except PlayerSpecError as error:
         message = str(error)
         if "no such checkpoint" in message:
+            strongest = STRONGEST_BUILTIN[rules.game]
+            others = ", ".join(name for name in builtins if name != strongest)
+            game = "" if rules.game == "tapa" else f" game={rules.game}"
             message += (
-                f"; name a built-in bot, {setting}=defensive (or random, offensive, "
-                f"adaptive), or train one with python train.py and pass {setting}=PATH"
+                f"; name a built-in bot, {setting}={strongest} (or {others}), or train one "
+                f"with python train.py{game} and pass {setting}=PATH"
             )
         raise PlayError(message) from error
 
 
-def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]:
+def _rules(config: PlayConfig) -> AnyRules:
+    if config.game not in GAMES:
+        raise PlayError(f"game must be one of {', '.join(GAMES)}, got {config.game!r}")
+    if not isinstance(config.rules, dict):
+        raise PlayError(
+            f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
+        )
+    try:
+        return RULES_OF_GAME[config.game].from_mapping(dict(config.rules))
+    except ValueError as error:
+        raise PlayError(f"rules: {error}") from None
+
+
+def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRules]:
     """The settings checked before any game: ``(config, opponent, hint player, rules)``.
 
-    The game is played under the opponent's rules (a trained bot's, else the defaults).
-    Raises :class:`PlayError` naming the first setting that cannot work.
+    The game is ``config.game`` under its rule flags; the opponent and the hint player must
+    play that game under those rules (a trained bot is refused under others). Raises
+    :class:`PlayError` naming the first setting that cannot work.
     """
     match = 0 if config.match is None else whole_number(config.match, "match", 0, error=PlayError)
     seed = whole_number(config.seed, "seed", 0, below=2**63, error=PlayError, optional=True)
@@ -113,19 +157,18 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
         raise PlayError(
             f"record must be a directory, a file ending in .tapa, or null, got {record!r}"
         )
-    opponent = _player(config.opponent, "opponent")
-    rules = getattr(opponent, "rules", DEFAULT_RULES)
+    rules = _rules(config)
+    if match and rules.game != "tapa":
+        raise PlayError(f"match: not yet for {rules.game}; play.py plays single games of it")
+    spec = default_opponent(rules.game) if config.opponent is None else config.opponent
+    opponent = _player(spec, "opponent", rules)
     hinter = opponent
     if config.hint_player is not None:
-        hinter = _player(config.hint_player, "hint_player")
-        hint_rules = getattr(hinter, "rules", DEFAULT_RULES)
-        if hint_rules != rules:
-            raise PlayError(
-                f"hint_player={config.hint_player} was trained under other rules than "
-                f"opponent={config.opponent}, so its hints would misjudge the game"
-            )
+        hinter = _player(config.hint_player, "hint_player", rules)
     checked = PlayConfig(
-        opponent=config.opponent.strip(),
+        opponent=spec.strip(),
+        game=rules.game,
+        rules=dict(vars(rules)),
         match=match,
         seed=seed,
         first=config.first,
@@ -135,72 +178,6 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, Rules]
         record=None if record is None else record.strip(),
     )
     return checked, opponent, hinter, rules
-
-
-# --- what a bot thinks of the plays ------------------------------------------------------------
-
-
-def hint_values(
-    hinter: Player, position: Position, dice: tuple[int, int], plays: list[Play]
-) -> Values | None:
-    """``(values, what, format)`` the hint player gives each play, or ``None`` when it has no
-    opinion: what its :meth:`~agents.bots.players.Player.values` says.
-
-    A trained bot gives the equity (expected points for the side that plays, -2 to +2), a
-    play that ends the game its exact points; a heuristic bot gives its own score.
-    """
-    rows = np.stack([play.afterstate.row for play in plays])
-    return hinter.values(position, dice, rows)
-
-
-# --- the game in the terminal ------------------------------------------------------------------
-
-
-def mirrored(text: str) -> str:
-    """A play's text in the other side's numbering (point ``p`` is ``25 - p``)."""
-    return re.sub(r"(?<![(\d])(\d+)(?![)\d])", lambda m: str(25 - int(m.group(1))), text)
-
-
-def display_key(play: Play) -> list[tuple[int, ...]]:
-    """Orders the listed plays: the highest points first, as the texts are written."""
-    if play.text == "pass":
-        return []
-    return [
-        tuple(-int(point) if point.isdigit() else 0 for point in word.split("(")[0].split("/"))
-        for word in play.text.replace("*", "").split()
-    ]
-
-
-def describe_dice(dice: tuple[int, int]) -> str:
-    """A roll as the game record writes it, the higher die first: ``6-5``
-    (:func:`agents.evaluation.game_record.describe_roll`)."""
-    return describe_roll(dice)
-
-
-def moves_begun(play: Play, counts: tuple[int, ...], position: Position) -> int | None:
-    """How many of ``play``'s moves leave the mover's checkers as ``counts`` (the counts a
-    typed text writes), when some but not all of them do, in any order; else ``None``."""
-    for made in range(1, len(play.moves)):
-        for chosen in itertools.combinations(play.moves, made):
-            after = list(position.own)
-            for source, target in chosen:
-                after[source - 1] -= 1
-                if target != OFF:
-                    after[target - 1] += 1
-            if tuple(after) == counts:
-                return made
-    return None
-
-
-HELP = """\
-Type a play's number from the list, or the play in notation, in your numbering
-(your checkers move from 24 down to 1, then off):
-  24/18 13/8    two checkers: one from 24 to 18, one from 13 to 8
-  24/18/13      one checker with both dice (24/18 18/13 or 24/13 work too)
-  13/8*         the * marks a pin (optional when you type)
-  6/off         bear a checker off;  13/7(2)  two checkers from 13 to 7
-Commands: hint (the bot's best plays), list (every play), board (draw it again),
-undo (take back a play before you confirm it), help, quit."""
 
 
 class Session:
@@ -217,7 +194,7 @@ class Session:
         config: PlayConfig,
         opponent: Player,
         hinter: Player,
-        rules: Rules,
+        rules: AnyRules,
         stdin: TextIO,
         stdout: TextIO,
         width: int = 100,
@@ -225,7 +202,8 @@ class Session:
         record_to: Path | None = None,
     ) -> None:
         self.config = config
-        self.start = start or Position.initial()
+        self.game_name = rules.game
+        self.start = start or Position.initial(rules.game)
         self.opponent = opponent
         self.hinter = hinter
         self.rules = rules
@@ -240,7 +218,7 @@ class Session:
         self.score = [0, 0]  # you, the bot
         self.record_to = record_to
         self.record = GameRecord(
-            players=("you", config.opponent),
+            players=("you", config.opponent or opponent.name),
             rules=rules,
             match_points=config.match or None,
             date=datetime.now().replace(microsecond=0),
@@ -248,6 +226,7 @@ class Session:
             start=start,
         )
         self.thrown: tuple[int, int] | None = None  # the last opening throw: yours, the bot's
+        self.prompt = Prompt(self)
 
     # -- input and output
 
@@ -274,7 +253,7 @@ class Session:
         return line.rstrip("\n")
 
     def board(self, position: Position) -> None:
-        self.say("", draw_framed_board(position, "you", self.name))
+        self.say("", draw_terminal_board(position, "you", self.name))
 
     def roll(self) -> tuple[int, int]:
         """Two dice thrown, the higher first, as the game record writes a roll (``6-5``):
@@ -288,18 +267,21 @@ class Session:
         """Play the game or the match; returns the exit status (0)."""
         match = self.config.match
         self.say(
-            f"Tapa (Plakoto): you play O against {self.name} (X), "
+            f"{TITLES[self.game_name]}: you play O against {self.name} (X), "
             + (f"a match to {match} points." if match else "a single game."),
-            "You move from your 24 (top right) round to your 1 (bottom right) and bear off there;",
-            "X moves the other way. A checker that lands on a lone opposing checker pins it.",
-            "Each side's plays are written in its own numbering: X's point p is your 25 - p.",
+            *introduction(self.game_name),
             "Type a play's number or its notation (24/18 13/8); commands: hint, list, board, "
             "help, quit.",
             f"Dice seed {self.seed} (seed={self.seed} plays the same dice again).",
         )
-        if self.rules != DEFAULT_RULES:
-            changed = [f.name for f in fields(Rules) if getattr(self.rules, f.name) is False]
-            self.say(f"Rules: as {self.name} was trained, with {', '.join(changed)} off.")
+        defaults = default_rules(self.game_name)
+        changed = [
+            f"{f.name}={str(getattr(self.rules, f.name)).lower()}"
+            for f in fields(self.rules)
+            if getattr(self.rules, f.name) != getattr(defaults, f.name)
+        ]
+        if changed:
+            self.say(f"Rules: {', '.join(changed)}; the others as docs/rules.md chooses.")
         try:
             starter = self.config.first
             number = 1
@@ -328,10 +310,12 @@ class Session:
         write_bytes_atomically(self.record_to, format_record(self.record).encode())
         if announce:
             what = "match" if self.config.match else "game"
-            self.say(
-                f"The {what} is recorded in {self.record_to}",
-                f"(python analyze.py record={self.record_to} shows the best plays and the luck).",
-            )
+            self.say(f"The {what} is recorded in {self.record_to}")
+            if self.game_name == "tapa":  # analyze.py judges Tapa's recorded games so far
+                self.say(
+                    f"(python analyze.py record={self.record_to} shows the best plays and the "
+                    "luck)."
+                )
         return self.record_to
 
     def farewell(self) -> str:
@@ -356,8 +340,30 @@ class Session:
             self.say(f"Opening throw: you {yours}, {self.name} {theirs}: a tie, again.")
         self.thrown = (yours, theirs)
         first = "you start" if yours > theirs else f"{self.name} starts"
-        self.say(f"Opening throw: you {yours}, {self.name} {theirs}: {first} with a new roll.")
+        how = "with a new roll"
+        if self.plays_opening_throw():
+            how = f"playing these two dice ({OPENING_RULE[self.game_name]})"
+        self.say(f"Opening throw: you {yours}, {self.name} {theirs}: {first} {how}.")
         return yours > theirs
+
+    def plays_opening_throw(self) -> bool:
+        """Whether the starter plays the dice of the opening throw (Tabla's
+        ``opening_roll_played``, T2) instead of a new roll."""
+        return bool(getattr(self.rules, "opening_roll_played", False))
+
+    def first_roll(self, number: int, starter: str) -> tuple[int, int] | None:
+        """The first roll of game ``number`` when it is not thrown anew: under Tabla's
+        ``opening_roll_played`` the opening throw's two dice (T2), or, when the starter was
+        chosen without a throw (``first=you`` or ``bot``), two different dice as that throw
+        would give. ``None``: the starter rolls (after a match's game, too, T2)."""
+        if not self.plays_opening_throw() or (number > 1 and starter != "roll"):
+            return None
+        if self.thrown is not None:
+            return max(self.thrown), min(self.thrown)
+        while True:
+            dice = self.roll()
+            if dice[0] != dice[1]:
+                return dice
 
     def game(self, number: int, starter: str) -> bool | None:
         """Play one game; returns True when you win it, False when the bot does, None for
@@ -385,189 +391,72 @@ class Session:
             record.note = f"first={starter}"
         self.record.games.append(record)
         # In the frame of the side to move: the start is yours, so the bot sees it flipped.
-        position = self.start if you_move else self.start.flip()
+        position = first_position(self.start, record.starter)
+        first_roll = self.first_roll(number, starter)
         while True:
-            dice = self.roll()
+            source = dice_from(position)
+            if source == ROLL:
+                dice, first_roll = first_roll or self.roll(), None
+            else:  # a Gulbara climb, or numbers handed over: the double is due (G5, G6)
+                dice = (position.turn["climb"], position.turn["climb"])
+            words = self.decision_words(position, source, dice, you_move)
             if you_move:
-                after = self.your_turn(position, dice)
+                play = self.your_turn(position, dice, words)
             else:
-                after = self.bot_turn(position, dice)
-            side = "O" if you_move else "X"
-            text = play_text(position, dice, after, rules=self.rules)
-            record.turns.append(RecordedTurn(side, dice, text))
+                play = self.bot_turn(position, dice, words)
+            side, after = "O" if you_move else "X", play.afterstate
+            record.turns.append(RecordedTurn(side, dice, play.text, source))
             result = outcome(after, rules=self.rules)
             if result is not None:
                 record.result = ending(after, side, rules=self.rules)
                 won = self.game_over(after, result, you_move)
                 self.save_record()
                 return won
-            position = after.flip()
-            you_move = not you_move
+            # The next decision: the other side's, unless a Gulbara side plays on (G5, G6).
+            following, passed = next_turn(after.row[None, :], self.game_name)
+            position = Position(following[0], self.game_name)
+            you_move = you_move != bool(passed[0])
 
-    def bot_turn(self, position: Position, dice: tuple[int, int]) -> Position:
+    def decision_words(
+        self, position: Position, source: str, dice: tuple[int, int], you_move: bool
+    ) -> str:
+        """How a decision begins in the terminal: ``You roll 6-5``, ``runner's double climbs
+        on to 4-4`` (G5), ``You take 2 dice of 6-6 handed over by runner`` (G6)."""
+        roll = describe_dice(dice)
+        if source == CLIMB:
+            whose = "Your" if you_move else f"{self.name}'s"
+            return f"{whose} double climbs on to {roll}"
+        if source == HANDED:
+            left = position.turn["climb_dice"]
+            dice_words = f"{left} dice of {roll}" if left < 4 else roll
+            if you_move:
+                return f"You take {dice_words} handed over by {self.name}"
+            return f"{self.name} takes {dice_words} handed over by you"
+        return f"You roll {roll}" if you_move else f"{self.name} rolls {roll}"
+
+    def bot_turn(self, position: Position, dice: tuple[int, int], words: str) -> Play:
+        """The bot's play; a pass in Gulbara leaves the turn state moved on (G10)."""
         plays = legal_plays(position, dice, rules=self.rules)
-        roll = describe_dice(dice)
         if plays[0].text == "pass":
-            self.say(f"{self.name} rolls {roll}: no legal play, it passes.")
-            return position
+            self.say(f"{words}: no legal play, it passes.")
+            return plays[0]
         after = choose_one(self.opponent, position, dice, self.bot_rng, self.rules)
-        text = next(play.text for play in plays if play.afterstate == after)
-        self.say(f"{self.name} rolls {roll} and plays {text}  (on your board: {mirrored(text)})")
-        return after
+        play = next(play for play in plays if play.afterstate == after)
+        shown = mirrored(play.text, self.game_name)
+        self.say(f"{words} and plays {play.text}  (on your board: {shown})")
+        return play
 
-    def your_turn(self, position: Position, dice: tuple[int, int]) -> Position:
+    def your_turn(self, position: Position, dice: tuple[int, int], words: str) -> Play:
+        """Your play, read at the prompt unless it is forced."""
         plays = sorted(legal_plays(position, dice, rules=self.rules), key=display_key)
-        roll = describe_dice(dice)
         self.board(position)
         if plays[0].text == "pass":
-            self.say(f"You roll {roll}: no legal play, you pass.")
-            return position
+            self.say(f"{words}: no legal play, you pass.")
+            return plays[0]
         if len(plays) == 1:
-            self.say(f"You roll {roll}: your only legal play, {plays[0].text}, is played.")
-            return plays[0].afterstate
-        self.say(f"You roll {roll}: {len(plays)} legal plays.")
-        self.list_plays(plays, self.config.show_plays)
-        while True:
-            answer = self.ask(f"Your play ({roll}): ")
-            chosen = self.read_play(answer, position, dice, plays)
-            if chosen is None:
-                continue
-            if not self.config.confirm:
-                return chosen.afterstate
-            self.board(chosen.afterstate)
-            if self.confirmed(chosen):
-                return chosen.afterstate
-            self.board(position)
-            self.say(f"You roll {roll}: {len(plays)} legal plays.")
-            self.list_plays(plays, self.config.show_plays)
-
-    def confirmed(self, chosen: Play) -> bool:
-        while True:
-            answer = self.ask(f"You play {chosen.text}. Enter confirms it, undo takes it back: ")
-            word = answer.strip().lower()
-            if not word:
-                return True
-            if word == "undo":
-                self.say(f"{chosen.text} taken back.")
-                return False
-            if word in QUIT_WORDS:
-                raise Quit
-            self.say(f"Press Enter to play {chosen.text}, or type undo to choose again.")
-
-    def read_play(
-        self, answer: str, position: Position, dice: tuple[int, int], plays: list[Play]
-    ) -> Play | None:
-        """The play ``answer`` names, or ``None`` after answering a command or a mistake."""
-        word = answer.strip().lower()
-        count = len(plays)
-        if not word:
-            self.say(f"Type a play's number (1-{count}) or its notation; help lists commands.")
-            return None
-        if word in QUIT_WORDS:
-            raise Quit
-        if word in ("help", "?"):
-            self.say(HELP)
-        elif word == "hint":
-            self.hint(position, dice, plays)
-        elif word == "list":
-            self.list_plays(plays, len(plays))
-        elif word == "board":
-            self.board(position)
-        elif word == "undo":
-            self.say("Nothing to take back: choose a play first; undo takes it back before "
-                     "you confirm it.")  # fmt: skip
-        elif word.isdigit():
-            number = int(word)
-            if 1 <= number <= count:
-                return plays[number - 1]
-            self.say(f"There is no play {number}: the plays are numbered 1 to {count}.")
-        elif not re.search(r"\d", word):
-            self.say(
-                f"Unknown command {answer.strip()!r}: type a play's number (1-{count}), its "
-                "notation, or hint, list, board, help, quit."
-            )
-        else:
-            try:
-                after = parse_play(answer, position, dice, rules=self.rules)
-            except NotationError as error:
-                self.refuse(answer, str(error), position, dice, plays)
-                return None
-            return next(play for play in plays if play.afterstate == after)
-        return None
-
-    def refuse(
-        self,
-        answer: str,
-        message: str,
-        position: Position,
-        dice: tuple[int, int],
-        plays: list[Play],
-    ) -> None:
-        """Say why ``answer`` is no legal play. A text that cannot be read, or moves that
-        cannot be made, get the notation's ``message``; the first moves of legal plays, how
-        many moves they make and the plays that begin with them; other moves, the legal
-        plays again when they are few. Lists break between plays, never inside one."""
-        try:
-            counts = written_counts(answer, position, dice)
-        except NotationError:
-            self.say(message)
-            return
-        typed, roll = answer.strip(), describe_dice(dice)
-        begun = {}  # the number of each play that the text begins: how many moves it makes
-        for number, play in enumerate(plays, start=1):
-            made = None if counts is None else moves_begun(play, counts, position)
-            if made is not None:
-                begun[number] = made
-        if begun:
-            number, made = next(iter(begun.items()))
-            needed = len(plays[number - 1].moves)
-            self.say(f"{typed!r} is incomplete: it makes {made} of the {needed} moves of {roll}.")
-            self.say("The plays that begin with it:")
-            self.list_plays(plays, self.config.show_plays, list(begun))
-        elif len(plays) > LISTED_AGAIN:
-            self.say(
-                f"{typed!r} is not a legal play of {roll} here: there are {len(plays)} legal "
-                "plays; list shows them all."
-            )
-        else:
-            self.say(f"{typed!r} is not a legal play of {roll} here. The legal plays:")
-            self.list_plays(plays, len(plays))
-
-    def list_plays(self, plays: list[Play], limit: int, numbers: list[int] | None = None) -> None:
-        """Lay out at most ``limit`` plays in columns, each with its number in the turn's list;
-        ``numbers`` picks some of them (all by default)."""
-        numbers = numbers or list(range(1, len(plays) + 1))
-        entries = [f"{number:>3}) {plays[number - 1].text}" for number in numbers[:limit]]
-        column = max(len(entry) for entry in entries) + 2
-        columns = max(1, min(len(entries), self.width // column))
-        rows = -(-len(entries) // columns)
-        for row in range(rows):
-            line = "".join(entries[i].ljust(column) for i in range(row, len(entries), rows))
-            self.say(line.rstrip())
-        if len(numbers) > limit:
-            self.say(
-                f"  ... and {len(numbers) - limit} more: type list to see them all, or type the "
-                "play."
-            )
-
-    def hint(self, position: Position, dice: tuple[int, int], plays: list[Play]) -> None:
-        found = hint_values(self.hinter, position, dice, plays)
-        if found is None:
-            why = (
-                "it plays at random"
-                if isinstance(self.hinter, RandomPlayer)
-                else "it gives no values"
-            )
-            self.say(
-                f"{self.hinter.name} has no opinion of plays: {why}. For hints, "
-                "set hint_player=defensive or the path of a trained bot."
-            )
-            return
-        values, what, form = found
-        best = np.argsort(-values, kind="stable")[:HINTS_SHOWN]
-        self.say(f"{self.hinter.name}'s best plays ({what}):")
-        for index in best:
-            self.say(f"  {index + 1:>3}) {plays[index].text:<24} {values[index]:{form}}")
+            self.say(f"{words}: your only legal play, {plays[0].text}, is played.")
+            return plays[0]
+        return self.prompt.choose(position, dice, plays, words)
 
     def game_over(self, after: Position, result, you_moved: bool) -> bool | None:
         """Announce a finished game (``after`` in the frame of the side that just moved)."""
@@ -579,13 +468,7 @@ class Session:
         you_won = (result.winner > 0) == you_moved
         winner, loser = ("you", self.name) if you_won else (self.name, "you")
         winner_view = after if result.winner > 0 else after.flip()
-        if winner_view.own_off == 15 and result.points == 1:
-            kind, how = "a single win", f"{winner} bore off all 15 first"
-        elif winner_view.own_off == 15:
-            kind, how = "a gammon", f"{winner} bore off all 15 before {loser} bore off any"
-        else:
-            mother = "your mother" if loser == "you" else f"{loser}'s mother"
-            kind, how = "a mother win", f"{mother} is pinned"
+        kind, how = kind_of_win(self.game_name, result.points, winner_view, winner, loser)
         who = "You win" if you_won else f"{self.name} wins"
         points = f"{result.points} point" + ("s" if result.points > 1 else "")
         self.say(f"{who}: {kind}, {points} ({how}).")
