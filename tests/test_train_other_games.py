@@ -107,7 +107,7 @@ def test_what_does_not_play_another_game_yet_is_refused_in_one_line(
     assert len(lines) == 1 and message in lines[0], done.stderr
 
 
-@pytest.mark.parametrize("setting", ["match_points=7", "variance_reduction=true"])
+@pytest.mark.parametrize("setting", ["match_points=7"])
 def test_evaluate_plays_single_games_of_another_game_for_now(trained, setting):
     game, run_dir = trained
     bot = run_dir / "checkpoints" / "bot.pt"

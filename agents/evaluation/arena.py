@@ -206,7 +206,7 @@ def play_games(
             record_turns(record, table, active, slot_series[active], mover, choices)
         if reference is not None:
             slot_luck[active, mover] += turn_luck(
-                reference, table.rows[active], table.dice[active], rules
+                reference, table.rows[active], table.dice[active], rules, slot_turn[active] == 0
             )
         slot_turn[active] += 1
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
