@@ -1,4 +1,5 @@
-"""Analyse a position: ``python analyze.py position=24:15|1:15| dice=6,5``.
+"""Analyse a position: ``python analyze.py position=24:15|1:15| dice=6,5``; of another game
+``python analyze.py game=tabla player=BOT position=tabla/... dice=6,5``.
 
 Lists every legal play of the roll in notation, best first, with its equity (expected points
 for the side to play) at one ply, at two plies and by rollout, the rollout's standard error,
@@ -71,8 +72,6 @@ def main(cfg: DictConfig) -> None:
             check_output_path(config.out, label=f"out={config.out}")
     except (AnalyzeError, ConfigError) as error:
         SCRIPT.fail(str(error))
-    if config.game != "tapa":
-        SCRIPT.fail(f"game={config.game}: analyze.py analyses Tapa positions and games only so far")
     if config.record:
         from agents.analysis.games import analyze_game_file, format_game_report
 

@@ -71,7 +71,8 @@ def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
     ] + [9] * (len(texts) - 3)
     report = json.loads(out.read_text())
     assert set(report) == {
-        *("position", "dice", "player", "rules", "rollout", "columns", "plays", "exact_races")
+        *("game", "position", "dice", "player", "rules", "rollout", "columns", "plays"),
+        "exact_races",
     }
     assert report["exact_races"] is True  # a TD bot values races by the bear-off database
     assert report["position"] == LATER and report["dice"] == [3, 1]
@@ -147,10 +148,7 @@ def test_help_explains_the_settings():
             "game= names the game now (tapa, tabla, gulbara); give a "
             "recorded game as record=no/such.tapa",
         ),
-        (
-            ["game=tabla", f"position={START}", "dice=6,5"],
-            "analyses Tapa positions and games only so far",
-        ),
+        (["game=tabla", f"position={START}", "dice=6,5"], "a bot for tapa, not for tabla"),
     ],
 )
 def test_a_mistake_is_one_line_and_status_2(arguments, message):

@@ -22,6 +22,7 @@ from agents.analysis.opening import (
     SUMMARY,
     document,
     main,
+    markers,
     opening_table,
     readme_table,
     replace_readme_table,
@@ -333,7 +334,9 @@ def test_the_opening_table_has_every_roll_and_its_rolled_out_plays(bot):
 
 def test_the_opening_tables_are_written_only_with_write(tmp_path, capsys):
     docs, summary = tmp_path / "opening.md", tmp_path / "analysis.md"
-    docs.write_text("the published table\n")
+    begin, end = markers("tapa", whole=True)
+    tabla = "\n".join(markers("tabla", whole=True))
+    docs.write_text(f"intro\n{begin}\nthe published table\n{end}\n{tabla}\nthe tabla table\n")
     summary.write_text(f"intro\n{README_BEGIN}\nthe published short table\n{README_END}\n")
     before = docs.read_text(), summary.read_text()
     arguments = ["--trials", "1", "--candidates", "1", "--workers", "1", "--player", str(BOT)]
@@ -347,6 +350,8 @@ def test_the_opening_tables_are_written_only_with_write(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "published" not in docs.read_text() + summary.read_text()
     assert f"--trials 1 --candidates 1 --seed 0 --player {BOT} --write" in docs.read_text()
+    assert docs.read_text().startswith(f"intro\n{begin}\nThe side that starts")
+    assert docs.read_text().endswith(f"{end}\n{tabla}\nthe tabla table\n")  # kept
     assert summary.read_text().startswith(f"intro\n{README_BEGIN}\n| roll | best play |")
     assert f"written to {docs} and {summary}" in printed
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
-"""The shipped bot at one ply: it values the plays and plays the rollouts."""
+"""The shipped Tapa bot at one ply: it values the plays and plays the rollouts."""
+
+
+def shipped_player(game: str) -> str:
+    """The shipped bot of ``game``, which analyses it unless ``player=`` names another:
+    ``checkpoints/<game>-td.pt``."""
+    return f"checkpoints/{game}-td.pt"
 
 
 @dataclass
@@ -23,11 +29,12 @@ class AnalyzeConfig:
     record: str | None = None
     """A game record to analyse instead of a position (docs/game-records.md)."""
     game: str = "tapa"
-    """The game: tapa (analyze.py analyses Tapa only so far; the config group game/)."""
+    """The game: tapa, tabla or gulbara (the config group game/, with its rules)."""
     rules: dict = field(default_factory=dict)
     """The game's rule flags (configs/game/)."""
-    player: str = DEFAULT_PLAYER
-    """The trained bot that values the plays and plays the rollouts (both sides)."""
+    player: str | None = None
+    """The trained bot of the game that values the plays and plays the rollouts (both
+    sides); null: the game's shipped bot, ``checkpoints/<game>-td.pt``."""
     trials: int = 1296
     """Rollout games per play; 0: no rollout. A multiple of 36 balances the first rolls."""
     candidates: int = 10
@@ -40,7 +47,8 @@ class AnalyzeConfig:
     workers: int = 0
     """Worker processes of the rollouts; 0 means one per core. Results do not depend on it."""
     ply: int = 2
-    """Game analysis: the depth (1 or 2) that finds each decision's best play."""
+    """Game analysis: the depth (1 or 2) that finds each decision's best play (Gulbara: 1
+    until the search follows its climbing doubles)."""
     rollout: bool = False
     """Game analysis: judge each decision by rollouts instead of ``ply``."""
     out: str | None = None

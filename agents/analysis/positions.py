@@ -9,8 +9,15 @@ the best with how far it is behind the best and the standard error of that diffe
 the paired trials (:func:`mark_differences`), the others after them by two plies. Equities
 are expected points for the side to play (-2 to +2), and the chances are the five outcomes
 the network predicts (:mod:`agents.bots.equity`): a single win, a double win (a gammon, or
-the opponent's mother pinned), a draw, a single loss, a double loss. A play that ends the
-game is worth its exact result at every depth.
+the opponent's mother pinned; in Tabla and Gulbara a mars), a draw (Tapa's only), a single
+loss, a double loss. A play that ends the game is worth its exact result at every depth.
+
+Every game of the match is analysed, each by a bot of its own and under its rules (the
+position's game must be the analysis's). Gulbara's climbing double is a decision of its own
+for each double of the climb (G5): a position whose turn state has a double to play is
+analysed with that double as the roll, and at two plies a play after which the same side
+plays again (a climb's next double, numbers handed over and its own roll after them) is
+followed as the search follows it (:mod:`agents.bots.search`).
 
 :func:`check_config` reads ``analyze.py``'s settings
 (:class:`~agents.analysis.config.AnalyzeConfig`), and :func:`format_analysis` prints the report.
@@ -28,19 +35,21 @@ import numpy as np
 
 from tapa_env.checks import whole_number
 from tapa_env.envs import read_position
-from tapa_env.layout import flip
+from tapa_env.layout import ROW_WIDTH, climb_dice, next_turn
+from tapa_env.movegen import generate_afterstates
 from tapa_env.notation import legal_plays
 from tapa_env.position import Position, PositionError
 from tapa_env.results import outcomes
-from tapa_env.rules import Rules
+from tapa_env.rules import RULES_OF_GAME, AnyRules
 
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from ..bots.loading import beside_repository, load_player
-from ..bots.players import Player
-from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value
+from ..bots.players import Player, best_in_each_turn
+from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value, exact_equities
 from ..errors import PlayerSpecError
 from ..evaluation.game_record import SUFFIX
-from .config import AnalyzeConfig
+from ..evaluation.luck import climbing
+from .config import AnalyzeConfig, shipped_player
 from .rollout import Rollout, evaluator_of, roll_out
 
 COLUMNS = {
@@ -50,8 +59,28 @@ COLUMNS = {
     "lose": "single loss, -1 point",
     "lose_double": "double loss, -2 points",
 }
-"""The outcome chances of each play, named as the network's outputs (:data:`OUTCOMES`)."""
+"""The outcome chances of each Tapa play, named as the network's outputs (:data:`OUTCOMES`)."""
 assert tuple(COLUMNS) == OUTCOMES
+MARS_COLUMNS = {
+    **COLUMNS,
+    "win_double": "double win, 2 points: a mars (the opponent bore off no checker)",
+    "draw": "no draw in this game, 0 points",
+}
+"""The same for Tabla and Gulbara, whose double win is a mars and which have no draw."""
+
+
+HEADS = {"win": "win", "win_double": "win2", "draw": "draw", "lose": "lose", "lose_double": "lose2"}
+"""The table's head of each outcome chance."""
+
+
+def columns(game: str) -> dict:
+    """What each outcome chance of a play of ``game`` means."""
+    return COLUMNS if game == "tapa" else MARS_COLUMNS
+
+
+def shown_outcomes(game: str) -> tuple[str, ...]:
+    """The outcomes the table shows for ``game``: all five for Tapa, no draw for the others."""
+    return OUTCOMES if game == "tapa" else tuple(name for name in OUTCOMES if name != "draw")
 
 
 LEGEND = (
@@ -63,7 +92,13 @@ LEGEND = (
     "lose single (1 point), win2 and lose2 double (2 points: a gammon or a pinned mother),",
     "draw (both mothers pinned).",
 )
-"""The lines that explain the table's columns."""
+"""The lines that explain the table's columns (Tapa)."""
+MARS_LEGEND = (
+    *LEGEND[:5],
+    "lose single (1 point), win2 and lose2 double (2 points: a mars, the loser bore off no",
+    "checker).",
+)
+"""The same for Tabla and Gulbara."""
 
 SIGNIFICANT = 2.0
 """A rolled-out play behind the best by more than this many standard errors of the
@@ -85,7 +120,7 @@ class Analysis:
 
     config: AnalyzeConfig
     player: Player
-    rules: Rules
+    rules: AnyRules
     position: Position | None
     dice: tuple[int, int] | None
 
@@ -101,21 +136,65 @@ def parse_dice(text: object) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-def resolve_player(spec: object) -> Player:
-    """The trained bot ``spec`` names (a relative path is found beside the repository too,
-    as the shipped bot is from any directory); it must value positions."""
+def resolve_player(spec: object, rules: AnyRules | None = None) -> Player:
+    """The trained bot ``spec`` names, for ``rules`` (default: Tapa's); a relative path is
+    found beside the repository too, as the shipped bot is from any directory. It must value
+    positions; ``None`` names the game's shipped bot (:func:`shipped_player`)."""
+    rules = rules if rules is not None else RULES_OF_GAME["tapa"]()
+    shipped = spec is None
+    spec = shipped_player(rules.game) if shipped else spec
     if not isinstance(spec, str) or not spec.strip():
         raise AnalyzeError(f"player must be the path of a trained bot, got {spec!r}")
+    found = beside_repository(spec)
+    if shipped and rules.game != "tapa" and not Path(found).exists():
+        raise AnalyzeError(
+            f"game={rules.game}: no {rules.game} bot is shipped ({spec}); name a trained one, "
+            f"player=FILE (python train.py game={rules.game} trains one)"
+        )
     try:
-        player = load_player(beside_repository(spec))
+        player = load_player(found, rules)
     except PlayerSpecError as error:
         raise AnalyzeError(f"player={spec}: {error}") from None
     if evaluator_of(player) is None:
         raise AnalyzeError(
             f"player={spec} does not value positions: analysis needs a trained TD bot (a "
-            "checkpoint or bot file, such as checkpoints/tapa-td.pt)"
+            f"checkpoint or bot file, such as {shipped_player(rules.game)})"
         )
     return player
+
+
+def rules_of(config: AnalyzeConfig) -> AnyRules:
+    """The game and rules ``config`` names (``game=``, ``rules.FLAG=``), checked."""
+    if config.game not in RULES_OF_GAME:
+        raise AnalyzeError(f"game must be one of {', '.join(RULES_OF_GAME)}, got {config.game!r}")
+    try:
+        rules = RULES_OF_GAME[config.game].from_mapping(dict(config.rules or {}))
+    except ValueError as error:
+        raise AnalyzeError(f"rules: {error}") from None
+    if getattr(rules, "backgammon_triple", False):
+        raise AnalyzeError("rules.backgammon_triple: analysis counts a game as 1 or 2 points")
+    return rules
+
+
+def read_turn(text: object, dice_text: object, rules: AnyRules) -> tuple[Position, tuple]:
+    """The position and roll to analyse, checked: the position of the analysis's game, with
+    the side to play to move, and a roll it can play (in Gulbara the double of a climb that
+    its turn state says is due, G5)."""
+    try:
+        position = read_position(text)
+    except PositionError as error:
+        raise AnalyzeError(f"position={text}: {error}") from None
+    if position.game != rules.game:
+        raise AnalyzeError(
+            f"position={text} is a {position.game} position; analyse it with "
+            f"game={position.game} (the analysis is of {rules.game})"
+        )
+    dice = parse_dice(dice_text)
+    try:
+        legal_plays(position, dice, rules=rules)
+    except ValueError as error:
+        raise AnalyzeError(f"position={text} dice={dice_text}: {error}") from None
+    return position, dice
 
 
 def check_record_path(record: str) -> None:
@@ -137,7 +216,8 @@ def check_record_path(record: str) -> None:
 
 def check_config(config: AnalyzeConfig) -> Analysis:
     """The settings checked before any work; raises :class:`AnalyzeError` naming the first
-    that cannot work. The analysis plays by the bot's rules (:attr:`Analysis.rules`)."""
+    that cannot work. The analysis plays by the game and rules of ``config``, which the bot
+    must have been trained under (:attr:`Analysis.rules`)."""
     record = config.record
     if record is not None and (not isinstance(record, str) or not record.strip()):
         raise AnalyzeError(f"record must be the path of a game record, got {record!r}")
@@ -164,19 +244,17 @@ def check_config(config: AnalyzeConfig) -> Analysis:
     out = config.out
     if out is not None and (not isinstance(out, str) or not out.strip()):
         raise AnalyzeError(f"out must be the path of a file, or null, got {out!r}")
-    player = resolve_player(config.player)
+    rules = rules_of(config)
+    player = resolve_player(config.player, rules)
     rules = player.rules
     position = dice = None
     if record is None:
-        try:
-            position = read_position(config.position)
-        except PositionError as error:
-            raise AnalyzeError(f"position={config.position}: {error}") from None
-        dice = parse_dice(config.dice)
+        position, dice = read_turn(config.position, config.dice, rules)
+    spec = shipped_player(rules.game) if config.player is None else config.player
     checked = replace(
         config,
         record=None if record is None else record.strip(),
-        player=config.player.strip(),
+        player=spec.strip(),
         trials=trials,
         candidates=candidates,
         truncate=truncate,
@@ -192,7 +270,7 @@ def check_config(config: AnalyzeConfig) -> Analysis:
 
 
 def one_ply_chances(
-    evaluator, position: Position, afterstates: np.ndarray, rules: Rules
+    evaluator, position: Position, afterstates: np.ndarray, rules: AnyRules
 ) -> np.ndarray:
     """``(n, 5)`` float64 outcome chances of each afterstate of ``position`` by the network,
     from the side that played it; exact for a play that ends the game."""
@@ -204,27 +282,46 @@ def one_ply_chances(
     return chances
 
 
-def two_ply_chances(evaluator, afterstates: np.ndarray, rules: Rules) -> np.ndarray:
+def two_ply_chances(evaluator, afterstates: np.ndarray, rules: AnyRules) -> np.ndarray:
     """``(n, 5)`` float64 two-ply outcome chances of each afterstate, from the side that
     played it: for each of the opponent's 21 rolls its best reply by the network's equity
     (exact where the reply ends the game; :func:`agents.bots.search.best_afterstates`), that
     reply's chances read from our side and weighted by the roll's chance. Their equity is
-    the two-ply equity of :func:`agents.bots.search.ply_equities`."""
-    afterstates = np.ascontiguousarray(afterstates, dtype=np.int8)
+    the two-ply equity of :func:`agents.bots.search.ply_equities`.
+
+    In Gulbara the next decision may be the same side's, and its dice fixed (G5, G6): the
+    search's rule (:mod:`agents.bots.search`) is followed, a decision of fixed dice played
+    by its best play by one ply and valued at two plies in turn, a thrown roll (whoever's)
+    the ply; each read from our side."""
+    afterstates = np.ascontiguousarray(afterstates, dtype=np.int8).reshape(-1, ROW_WIDTH)
     chances = np.zeros((len(afterstates), len(OUTCOMES)), dtype=np.float64)
     ended, points = outcomes(afterstates, rules=rules, check=False)
     chances[ended] = one_hot_outcomes(points[ended])
     going = np.flatnonzero(~ended)
     if going.size == 0:
         return chances
-    opponent = flip(afterstates[going])
-    best, _ = best_afterstates(evaluator_value(evaluator), opponent, rules)
-    best = best.reshape(-1, afterstates.shape[1])
-    reply = evaluator.probabilities(best, check=False).astype(np.float64)
-    done, reply_points = outcomes(best, rules=rules, check=False)
-    reply[done] = one_hot_outcomes(reply_points[done])
-    ours = reply[:, SWAP].reshape(len(going), len(ROLLS), len(OUTCOMES))
-    chances[going] = (ours * ROLL_WEIGHTS[None, :, None]).sum(axis=1)
+    value = evaluator_value(evaluator)
+    following, passed = next_turn(afterstates[going], rules.game)
+    found = np.empty((len(going), len(OUTCOMES)), dtype=np.float64)
+    fixed = climbing(following, rules)
+    if fixed.any():
+        rows = following[fixed]
+        dice = climb_dice(rows, np.zeros((len(rows), 2), dtype=np.int64), rules.game)
+        plays, offsets = generate_afterstates(rows, dice, rules=rules, check=False)
+        ranked = exact_equities(value, plays, rows, offsets, rules)
+        best = offsets[:-1] + best_in_each_turn(ranked, offsets)
+        found[fixed] = two_ply_chances(evaluator, plays[best], rules)
+    thrown = ~fixed
+    if thrown.any():
+        best, _ = best_afterstates(value, following[thrown], rules)
+        best = best.reshape(-1, ROW_WIDTH)
+        reply = evaluator.probabilities(best, check=False).astype(np.float64)
+        done, reply_points = outcomes(best, rules=rules, check=False)
+        reply[done] = one_hot_outcomes(reply_points[done])
+        reply = reply.reshape(-1, len(ROLLS), len(OUTCOMES))
+        found[thrown] = (reply * ROLL_WEIGHTS[None, :, None]).sum(axis=1)
+    found[passed] = found[passed][:, SWAP]  # the other side's chances, read from ours
+    chances[going] = found
     return chances
 
 
@@ -260,7 +357,7 @@ def value_plays(
     player: Player,
     position: Position,
     dice: tuple[int, int],
-    rules: Rules,
+    rules: AnyRules,
     candidates: int = 10,
     trials: int = 1296,
 ) -> PlayValues:
@@ -285,7 +382,7 @@ def value_plays(
 
 
 def make_report(
-    values: PlayValues, player: str, rules: Rules, rollout: Rollout | None, trials: int
+    values: PlayValues, player: str, rules: AnyRules, rollout: Rollout | None, trials: int
 ) -> dict:
     """The JSON-able report of one roll: ``plays`` best first, each with ``play``
     (notation), ``afterstate`` (its key), ``one_ply``, ``two_ply`` and ``rollout`` (``null``
@@ -321,6 +418,7 @@ def make_report(
     if rollout is not None:
         mark_differences(entries, order, values.rolled, rollout)
     return {
+        "game": rules.game,
         "position": values.position.key,
         "dice": list(values.dice),
         "player": player,
@@ -331,7 +429,10 @@ def make_report(
             "truncate": None if rollout is None else rollout.truncate,
             "seed": None if rollout is None else rollout.seed,
         },
-        "columns": {"equity": "expected points for the side to play, -2 to +2", **COLUMNS},
+        "columns": {
+            "equity": "expected points for the side to play, -2 to +2",
+            **columns(rules.game),
+        },
         "plays": [entries[i] for i in order],
     }
 
@@ -362,7 +463,7 @@ def analyse_position(
     player: Player,
     position: Position,
     dice: tuple[int, int],
-    rules: Rules,
+    rules: AnyRules,
     trials: int = 1296,
     candidates: int = 10,
     seed: int = 0,
@@ -394,6 +495,7 @@ def analyse_position(
 
 def format_analysis(report: dict) -> str:
     """The report as a table, best play first (see the legend it ends with)."""
+    game = report.get("game", "tapa")
     dice = "-".join(map(str, report["dice"]))
     rollout = report["rollout"]
     lines = [f"Position {report['position']}, {dice} to play; player {report['player']}."]
@@ -411,10 +513,11 @@ def format_analysis(report: dict) -> str:
         )
     else:
         lines.append("No rollout (trials=0): equities and chances by 2-ply.")
+    names = shown_outcomes(game)
     width = max(4, *(len(entry["play"]) for entry in report["plays"]))
     header = (
         f"{'#':>3}  {'play':<{width}} {'1-ply':>7} {'2-ply':>7} {'rollout':>7} {'±se':>6} "
-        f"{'diff':>7} {'±se':>6}   {'win':>6} {'win2':>6} {'draw':>6} {'lose':>6} {'lose2':>6}"
+        f"{'diff':>7} {'±se':>6}   " + " ".join(f"{HEADS[name]:>6}" for name in names)
     )
     lines += ["", header, "-" * len(header)]
     best = report["plays"][0]
@@ -425,13 +528,13 @@ def format_analysis(report: dict) -> str:
         figures = (
             f"{rolled['equity']:>+7.3f} {rolled['stderr']:>6.3f}" if rolled else f"{'-':>7} {'':>6}"
         )
-        chances = " ".join(f"{100 * shown[name]:>6.1f}" for name in OUTCOMES)
+        chances = " ".join(f"{100 * shown[name]:>6.1f}" for name in names)
         lines.append(
             f"{rank:>3}  {entry['play']:<{width}} {entry['one_ply']['equity']:>+7.3f} "
             f"{entry['two_ply']['equity']:>+7.3f} {figures} {shown['equity'] - top:>+7.3f} "
             f"{_difference_error(rolled)} {chances}"
         )
-    lines += ["", *LEGEND]
+    lines += ["", *(LEGEND if game == "tapa" else MARS_LEGEND)]
     return "\n".join(lines)
 
 

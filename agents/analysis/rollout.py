@@ -25,6 +25,12 @@ single and double losses) and the equity, in points, from the mover's side.
   ``@nobearoff``), a trial that reaches a race (:func:`agents.bearoff.database.race_positions`) ends
   there with the race's exact outcome chances: what its play-out would average over all
   dice, without the noise of one play-out.
+* **Every game.** Tapa, Tabla and Gulbara roll out alike, each under its own rules. A turn
+  is a roll of the dice: in Gulbara the higher doubles of a climb and the numbers handed
+  over (G5, G6) are decisions of their own that throw no dice and count no turn, the side
+  that plays them moving again where the engine says so (:func:`tapa_env.layout.next_turn`),
+  so the results are read from the side that made the last play, not from the parity of
+  the turns. The stratified rolls are the first two thrown.
 * **Reproducible.** Results depend only on the player, the afterstates, the trials, the
   seed and the truncation, not on the number of worker processes: the trials are cut into
   fixed chunks (:data:`CHUNK_GAMES`), each played alone with its own random generator, and
@@ -44,7 +50,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from tapa_env.layout import ROW_WIDTH, flip
+from tapa_env.layout import CLIMB, ROW_WIDTH, climb_dice, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
@@ -184,21 +190,25 @@ def play_trials(
     count = len(afterstates) * trials
     results = np.zeros((count, len(OUTCOMES)), dtype=np.float64)
     # Game g: afterstate g // trials, trial first_trial + g % trials.
-    rows = np.repeat(afterstates, trials, axis=0)
+    rows = np.repeat(afterstates, trials, axis=0)  # each in the frame of the side that made it
     trial = first_trial + np.tile(np.arange(trials, dtype=np.int64), len(afterstates))
-    turns = np.zeros(count, dtype=np.int64)  # turns played since the play rolled out
+    turns = np.zeros(count, dtype=np.int64)  # rolls thrown since the play rolled out
+    theirs = np.zeros(count, dtype=bool)  # the opponent made the last play of the game
     rng = np.random.default_rng([seed, first_trial])
+
+    def from_mover(games: np.ndarray, chances: np.ndarray) -> np.ndarray:
+        """Outcome chances of the last afterstates of ``games`` read from the mover's side."""
+        chances[theirs[games]] = chances[theirs[games]][:, SWAP]
+        return chances
 
     def value(games: np.ndarray) -> None:
         """Results of games stopped before their end: the evaluator's chances of the last
-        afterstate, read from the mover's side (the other side moved last on odd turns)."""
+        afterstate, read from the mover's side."""
         if evaluator is None:
             results[games] = DRAW
             return
         chances = evaluator.probabilities(rows[games], check=False).astype(np.float64)
-        odd = turns[games] % 2 == 1
-        chances[odd] = chances[odd][:, SWAP]
-        results[games] = chances
+        results[games] = from_mover(games, chances)
 
     exact_races = bool(getattr(player, "bearoff", False))
 
@@ -210,10 +220,7 @@ def play_trials(
         races, chances = race_probabilities_after(rows[games], check=False)
         if races.any():
             settled = games[races]
-            exact = chances[races]
-            odd = turns[settled] % 2 == 1
-            exact[odd] = exact[odd][:, SWAP]
-            results[settled] = exact
+            results[settled] = from_mover(settled, chances[races])
         return games[~races]
 
     ended, points = outcomes(afterstates, rules=rules, check=False)
@@ -228,20 +235,20 @@ def play_trials(
     slots = waiting[:batch]
     waiting = waiting[len(slots) :]
     while slots.size:
-        positions = flip(rows[slots])
+        positions, passed = next_turn(rows[slots], rules.game)
+        rolled = positions[:, CLIMB] == 0 if rules.game == "gulbara" else passed
         dice = trial_dice(seed, trial[slots], turns[slots])
+        dice = climb_dice(positions, dice, rules.game)  # a climb plays its double, no roll
         replies, offsets = generate_afterstates(positions, dice, rules=rules, check=False)
         choices = player.choose_batch(positions, dice, replies, offsets, rng)
         chosen = replies[offsets[:-1] + choices]
         rows[slots] = chosen
-        turns[slots] += 1
+        theirs[slots] ^= passed
+        turns[slots] += rolled
         finished, points = outcomes(chosen, rules=rules, check=False)
         done = slots[finished]
         if done.size:
-            won = one_hot_outcomes(points[finished])
-            odd = turns[done] % 2 == 1  # the opponent made the last play
-            won[odd] = won[odd][:, SWAP]
-            results[done] = won
+            results[done] = from_mover(done, one_hot_outcomes(points[finished]))
         stopped = slots[~finished & (turns[slots] >= limit)]
         if stopped.size:
             value(stopped)

@@ -1,0 +1,263 @@
+"""Analysis of Tabla and Gulbara (agents/analysis/): the plays' 1- and 2-ply values against the
+search, rollouts against a plain game loop (Gulbara's climbs moving the same side again), the
+opening rolls of each game (T2, G5), and analyze.py's settings and output for them.
+
+The bots are small networks made here with random weights: what is checked is how the
+figures are made, not how good the plays are."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.analysis.config import AnalyzeConfig
+from agents.analysis.opening import OPENING_ROLLS, document, opening_rolls, opening_table
+from agents.analysis.positions import (
+    AnalyzeError,
+    analyse_position,
+    check_config,
+    format_analysis,
+    one_ply_chances,
+    two_ply_chances,
+)
+from agents.analysis.rollout import play_trials, trial_dice
+from agents.bots.equity import OUTCOME_POINTS, SWAP, one_hot_outcomes
+from agents.bots.players import choose_one
+from agents.bots.search import evaluator_value, ply_equities
+from agents.td.checkpoint import describe, save
+from agents.td.network import NetworkShape, TDNetwork
+from agents.td.player import TDPlayer
+from tapa_env import Position, legal_afterstates, legal_plays, outcome
+from tapa_env.layout import next_turn
+from tapa_env.rules import GulbaraRules, Rules, TablaRules, default_rules
+
+try:
+    from boards import gulbara_board, tabla_board
+except ImportError:  # tests/ imported as a package
+    from tests.boards import gulbara_board, tabla_board
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLA_START = "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0"
+# Past the opening, a long way from home: every double climbs, and most have plays.
+GULBARA_LATER = gulbara_board(own={24: 5, 20: 4, 16: 3, 13: 3}, opp={12: 5, 8: 4, 4: 3, 1: 3})
+
+
+def small_network(game: str, seed: int = 0) -> TDNetwork:
+    torch.manual_seed(seed)
+    return TDNetwork(NetworkShape("raw", (8,), "sigmoid", game))
+
+
+@pytest.fixture(scope="module")
+def bots():
+    """A TD bot of each of Tabla and Gulbara, a small network of random weights."""
+    return {
+        game: TDPlayer(small_network(game).evaluator(), name=f"small-{game}", rules=rules)
+        for game, rules in (("tabla", TablaRules()), ("gulbara", GulbaraRules()))
+    }
+
+
+@pytest.fixture(scope="module")
+def bot_files(tmp_path_factory):
+    """The same networks as checkpoints: ``{game: path}``."""
+    folder = tmp_path_factory.mktemp("bots")
+    files = {}
+    for game in ("tabla", "gulbara"):
+        files[game] = folder / f"small-{game}.pt"
+        save(files[game], describe(small_network(game), default_rules(game), 0, 0, {}))
+    return files
+
+
+# --- one and two plies --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "dice"),
+    [
+        (
+            "tabla",
+            tabla_board(own={13: 5, 8: 3, 6: 5, 24: 2}, opp={1: 2, 12: 5}, opp_bar=1),
+            (3, 3),
+        ),
+        ("gulbara", GULBARA_LATER, (2, 2)),  # climbs to 6-6: the same side plays on
+        ("gulbara", GULBARA_LATER, (5, 3)),
+        ("gulbara", Position.initial("gulbara"), (4, 4)),  # the opening: plainly, no climb
+    ],
+)
+def test_one_and_two_ply_chances_give_the_search_s_equities(bots, game, position, dice):
+    bot = bots[game]
+    rows = np.stack([a.row for a in legal_afterstates(position, dice, rules=bot.rules)])
+    one = one_ply_chances(bot.evaluator, position, rows, bot.rules)
+    two = two_ply_chances(bot.evaluator, rows, bot.rules)
+    for chances in (one, two):
+        np.testing.assert_allclose(chances.sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(one @ OUTCOME_POINTS, bot.equities(rows), atol=1e-5)
+    searched = ply_equities(evaluator_value(bot.evaluator), rows, 2, bot.rules)
+    np.testing.assert_allclose(two @ OUTCOME_POINTS, searched, atol=1e-5)
+
+
+def test_G9_a_play_that_wins_is_worth_its_mars_at_every_depth(bots):
+    bot = bots["gulbara"]
+    near = gulbara_board(own={1: 1}, opp={12: 15})  # the opponent has borne none off
+    rows = np.stack([a.row for a in legal_afterstates(near, (2, 1), rules=bot.rules)])
+    for chances in (
+        one_ply_chances(bot.evaluator, near, rows, bot.rules),
+        two_ply_chances(bot.evaluator, rows, bot.rules),
+    ):
+        assert chances.tolist() == [one_hot_outcomes(np.array([2]))[0].tolist()]
+
+
+# --- rollouts -----------------------------------------------------------------------------------
+
+
+def plain_trial(bot, row: np.ndarray, trial: int, seed: int, truncate: int | None) -> np.ndarray:
+    """One trial played a decision at a time through the per-position API: the reference.
+    A turn is a roll (a climb's double and numbers handed over count none); the result is
+    read from the side of the play rolled out."""
+    rules, game = bot.rules, bot.rules.game
+    after, ours, turns = Position(row, game), True, 0
+    while True:
+        ended = outcome(after, rules)
+        if ended is not None:
+            result = one_hot_outcomes(np.array([ended.winner * ended.points]))[0]
+            return result if ours else result[SWAP]
+        if truncate is not None and turns >= truncate:
+            chances = bot.evaluator.probabilities(after.row[None, :])[0].astype(np.float64)
+            return chances if ours else chances[SWAP]
+        rows, passed = next_turn(after.row[None, :], game)
+        position, ours = Position(rows[0], game), ours ^ bool(passed[0])
+        climb = position.turn.get("climb", 0)
+        if climb:
+            dice = (climb, climb)
+        else:
+            dice = tuple(int(d) for d in trial_dice(seed, np.array([trial]), np.array([turns]))[0])
+            turns += 1
+        after = choose_one(bot, position, dice, rules=rules)
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "dice", "truncate"),
+    [
+        ("tabla", Position.from_key(TABLA_START), (6, 5), 8),
+        ("gulbara", GULBARA_LATER, (1, 1), 6),  # the play rolled out leaves a climb to play
+        ("gulbara", GULBARA_LATER, (4, 2), None),
+    ],
+)
+def test_each_trial_of_another_game_is_the_game_a_plain_loop_plays(
+    bots, game, position, dice, truncate
+):
+    bot = bots[game]
+    rows = np.stack([a.row for a in legal_afterstates(position, dice, rules=bot.rules)[:2]])
+    batched = play_trials(bot, rows, 7, 3, seed=5, truncate=truncate, rules=bot.rules)
+    for p, row in enumerate(rows):
+        for k in range(3):
+            expected = plain_trial(bot, row, 7 + k, 5, truncate)
+            np.testing.assert_allclose(batched[p, k], expected, atol=1e-6)
+
+
+# --- the opening table --------------------------------------------------------------------------
+
+
+def test_T2_G5_the_rolls_that_open_each_game():
+    assert opening_rolls(Rules()) == OPENING_ROLLS and len(OPENING_ROLLS) == 21
+    assert opening_rolls(TablaRules()) == OPENING_ROLLS  # the starter throws anew (T2)
+    assert opening_rolls(GulbaraRules()) == OPENING_ROLLS  # an opening double plays plainly
+    played = opening_rolls(TablaRules(opening_roll_played=True))
+    assert len(played) == 15 and all(high > low for high, low in played)
+    assert set(played) < set(OPENING_ROLLS)
+
+
+@pytest.mark.parametrize("game", ["tabla", "gulbara"])
+def test_the_opening_table_of_another_game_starts_from_its_start(bots, game):
+    bot = bots[game]
+    if game == "tabla":
+        bot = TDPlayer(bot.evaluator, rules=TablaRules(opening_roll_played=True))
+    reports = opening_table(bot, trials=1, candidates=1, truncate=1)
+    assert [tuple(report["dice"]) for report in reports] == list(opening_rolls(bot.rules))
+    start = Position.initial(game)
+    for report in reports[:4]:
+        plays = legal_afterstates(start, tuple(report["dice"]), rules=bot.rules)
+        assert {entry["afterstate"] for entry in report["plays"]} == {a.key for a in plays}
+    text = document(reports, 1, "python -m agents.analysis.opening", 1.0, 1)
+    assert "draw" not in text.split("### ")[1] and "mars" in text
+    if game == "tabla":
+        assert "15 rolls without a double" in text and "rules.opening_roll_played=true" in text
+        assert "### 1-1" not in text
+    else:
+        assert "G5" in text and "### 6-6" in text
+
+
+# --- analyze.py ---------------------------------------------------------------------------------
+
+
+def test_a_tabla_position_is_analysed_by_a_tabla_bot(bots):
+    bot = bots["tabla"]
+    report = analyse_position(
+        bot, Position.from_key(TABLA_START), (3, 1), bot.rules, trials=4, candidates=2, truncate=2
+    )
+    plays = legal_afterstates(Position.from_key(TABLA_START), (3, 1), rules=bot.rules)
+    assert report["game"] == "tabla" and len(report["plays"]) == len(plays)
+    assert "mars" in report["columns"]["win_double"]
+    text = format_analysis(report)
+    header = next(line for line in text.splitlines() if line.lstrip().startswith("#"))
+    assert header.split()[-4:] == ["win", "win2", "lose", "lose2"]  # no draw in Tabla
+    assert "a mars" in text and "pinned" not in text
+
+
+CLIMBING = gulbara_board(own={24: 15}, opp={12: 15}, climb=5, climb_dice=4)
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "settings", "message"),
+    [
+        ("tabla", None, {}, "no tabla bot is shipped (checkpoints/tabla-td.pt)"),
+        ("tabla", "tabla", {"position": "24:15|1:15|"}, "is a tapa position; analyse it with"),
+        ("tabla", "tabla", {"position": GULBARA_LATER.key}, "is a gulbara position"),
+        ("tabla", "gulbara", {}, "a bot for gulbara, not for tabla"),
+        (
+            "gulbara",
+            "gulbara",
+            {"position": CLIMBING.key},
+            "has the climbing double 5-5 to play (G5), not the roll 6-5",
+        ),
+        ("tabla", "tabla", {"rules": {"backgammon_triple": True}}, "as 1 or 2 points"),
+    ],
+)
+def test_settings_of_another_game_that_cannot_work_are_named(
+    bot_files, game, bot, settings, message
+):
+    player = None if bot is None else str(bot_files[bot])
+    config = AnalyzeConfig(game=game, player=player, position=TABLA_START, dice="6,5")
+    for name, value in settings.items():
+        setattr(config, name, value)
+    with pytest.raises(AnalyzeError) as refused:
+        check_config(config)
+    assert message in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_analyze_py_analyses_a_gulbara_climb(bot_files, tmp_path):
+    out = tmp_path / "plays.json"
+    own, opp = {24: 5, 20: 4, 16: 3, 13: 3}, {12: 5, 8: 4, 4: 3, 1: 3}
+    climb = gulbara_board(own=own, opp=opp, climb=4, climb_dice=4)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    done = subprocess.run(
+        [
+            sys.executable, "analyze.py", "game=gulbara", f"player={bot_files['gulbara']}",
+            f"position={climb.key}", "dice=4,4", "trials=2", "candidates=2", "truncate=1",
+            "workers=1", f"out={out}",
+        ],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    plays = legal_plays(climb, (4, 4), rules=GulbaraRules())
+    assert report["game"] == "gulbara" and report["dice"] == [4, 4]
+    assert sorted(entry["play"] for entry in report["plays"]) == sorted(p.text for p in plays)
+    assert f"Position {climb.key}, 4-4 to play" in done.stdout
