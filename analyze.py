@@ -10,8 +10,9 @@ draws, single and double losses);
 game instead (``game=`` names the game, as on every command). ``python analyze.py --help``
 lists every setting.
 
-``position=``, ``dice=``, ``record=`` and ``out=`` are taken as they are typed (a key with
-commas, JSON in braces, ``dice=6,5``), not read by Hydra's grammar. Every setting is checked
+``position=``, ``dice=``, ``record=``, ``out=`` and ``player=`` are taken as they are typed
+(a key with commas, JSON in braces, ``dice=6,5``, one bot per game of a recorded match
+separated by commas), not read by Hydra's grammar. Every setting is checked
 before any work: a mistake exits with status 2 after one line on stderr.
 """
 
@@ -34,7 +35,7 @@ from entry import EntryScript
 SCRIPT = EntryScript("analyze.py")
 ConfigStore.instance().store(name="analyze_schema", node=AnalyzeConfig)
 
-VERBATIM = ("position", "dice", "record", "out")
+VERBATIM = ("position", "dice", "record", "out", "player")
 """Settings whose values are text as typed: commas, braces and brackets are no grammar."""
 
 

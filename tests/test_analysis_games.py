@@ -12,12 +12,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 import torch
 
+from agents import load_player, play_games
 from agents.analysis.config import AnalyzeConfig
+from agents.analysis.games import GameAnalysisError, analyze_record, format_game_report
 from agents.analysis.opening import OPENING_ROLLS, document, opening_rolls, opening_table
 from agents.analysis.positions import (
     AnalyzeError,
@@ -31,6 +34,8 @@ from agents.analysis.rollout import play_trials, trial_dice
 from agents.bots.equity import OUTCOME_POINTS, SWAP, one_hot_outcomes
 from agents.bots.players import choose_one
 from agents.bots.search import evaluator_value, ply_equities
+from agents.evaluation.game_record import format_record, parse_record
+from agents.evaluation.tournament_records import TurnLog, arena_records
 from agents.td.checkpoint import describe, save
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer
@@ -261,3 +266,50 @@ def test_analyze_py_analyses_a_gulbara_climb(bot_files, tmp_path):
     assert report["game"] == "gulbara" and report["dice"] == [4, 4]
     assert sorted(entry["play"] for entry in report["plays"]) == sorted(p.text for p in plays)
     assert f"Position {climb.key}, 4-4 to play" in done.stdout
+
+
+# --- a recorded game ----------------------------------------------------------------------------
+
+
+def recorded_games(bot, rules, games: int = 2, max_turns: int = 40):
+    """Duplicate games of ``bot`` against random, recorded, read back, and their luck as the
+    arena added it up with ``bot`` as the reference: ``(records, luck)``."""
+    log = TurnLog()
+    players = (bot, load_player("random", rules))
+    results = play_games(
+        players, games, seed=1, max_turns=max_turns, rules=rules, record=log, reference=bot
+    )
+    records = arena_records(log, results, ("bot", "random"), rules)
+    return [parse_record(format_record(records[k])) for k in sorted(records)], results.luck
+
+
+@pytest.mark.parametrize(
+    "rules", [TablaRules(opening_roll_played=True), GulbaraRules()], ids=["tabla", "gulbara"]
+)
+def test_a_recorded_game_of_another_game_is_judged_by_its_own_bot(bots, bot_files, rules):
+    game = rules.game
+    bot = TDPlayer(small_network(game).evaluator(), rules=rules)
+    records, luck = recorded_games(bot, rules)
+    path = bot_files[game]
+    if game == "tabla":  # a bot of these rules, in a file
+        path = bot_files["tabla"].with_name("small-tabla-opening.pt")
+        save(path, describe(small_network(game), rules, 0, 0, {}))
+    for record, arena_luck in zip(records, luck):
+        config = SimpleNamespace(player=str(path), game=game, ply=1, rollout=False)
+        report = analyze_record(record, config)
+        turns = report["games"][0]["turns"]
+        # The bot plays the best play by its own network: at 1-ply it loses nothing.
+        assert all(t["loss_mp"] == 0 for t in turns if t["decision"] and t["side"] == "O")
+        assert any(t["loss_mp"] > 0 for t in turns if t["decision"] and t["side"] == "X")
+        sides = report["sides"]
+        np.testing.assert_allclose(
+            [sides["O"]["luck_mp"] / 1000, sides["X"]["luck_mp"] / 1000], arena_luck, atol=1e-6
+        )
+        if game == "gulbara":  # a climb's later doubles throw no dice
+            played = record.games[0].turns
+            assert all(t["luck_mp"] == 0 for t, r in zip(turns, played) if r.dice_from != "roll")
+        assert "Loss and luck in millipoints" in format_game_report(report)
+    with pytest.raises(GameAnalysisError, match=f"is a record of {game}: analyse it with game="):
+        analyze_record(records[0], SimpleNamespace(player=str(path), game="tapa"))
+    with pytest.raises(GameAnalysisError, match=f"a bot for tapa, not for {game}"):
+        analyze_record(records[0], SimpleNamespace(player="checkpoints/tapa-td.npz"))

@@ -1,8 +1,11 @@
 """A recorded game analysed: each play against the best, each side's errors and luck.
 
 ``python analyze.py record=FILE`` reads a game record (docs/game-records.md) and asks a
-trained TD bot (the shipped one, ``checkpoints/tapa-td.pt``, unless ``player=`` names
-another) about every turn:
+trained TD bot of the record's game (the shipped one, ``checkpoints/tapa-td.pt`` for Tapa,
+unless ``player=`` names another) about every turn. A record of Tabla or Gulbara is judged
+by a bot of that game (``game=tabla player=FILE``); a match that plays several games is
+judged game by game, ``player=`` naming one bot per game, separated by commas
+(:func:`judges`):
 
 * **Decisions.** A turn with more than one legal play is a decision. Its plays are valued
   from the mover's side, in points: at ``ply=1`` every play by the bot's network; at
@@ -20,7 +23,11 @@ another) about every turn:
   of the roll thrown minus the average, over the 21 rolls weighted by their chances, of the
   best play's equity, by the bot's network at one ply (:func:`turn_luck`, the luck of
   ``evaluate.py variance_reduction=true``). Over the rolls it averages to zero in every
-  position; a side's total says how much the dice gave it.
+  position; a side's total says how much the dice gave it. A Gulbara double is judged on
+  its whole turn, and the later decisions of a climb (and numbers handed over) throw no dice
+  and have no luck; under Tabla's ``opening_roll_played`` the opening throw (the first turn
+  of the record's first game and of a game begun by an opening throw) is weighed over the 15
+  rolls it can be.
 
 All the decisions of a record are valued together: one engine call for the replies of every
 candidate of every turn and one network call to value them (:mod:`agents.bots.search`, over the
@@ -38,7 +45,7 @@ import numpy as np
 
 from tapa_env import Position, legal_plays
 from tapa_env.movegen import generate_afterstates
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.rules import DEFAULT_RULES, AnyRules
 
 from ..bearoff.database import evaluator_of
 from ..bots.loading import beside_repository, load_player
@@ -47,6 +54,7 @@ from ..bots.search import evaluator_value, exact_equities, ply_equities, top_can
 from ..errors import PlayerSpecError
 from ..evaluation.game_record import FIRST_LINE, SIDES, GameRecord, describe_roll, read_record
 from ..evaluation.luck import turn_luck
+from .config import shipped_player
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
 """The bot that judges the plays unless ``player=`` names another: the shipped bot."""
@@ -69,7 +77,7 @@ class GameAnalysisError(ValueError):
 # --- the judge ---------------------------------------------------------------------------------
 
 
-def analysis_player(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
+def analysis_player(spec: str, rules: AnyRules = DEFAULT_RULES) -> Player:
     """The trained TD bot ``spec`` names, under ``rules``; a relative path is also found
     beside the repository (the shipped bot, from any directory). Raises
     :class:`GameAnalysisError` for a player whose network cannot value plays."""
@@ -90,7 +98,7 @@ def one_ply_equities(
     positions: np.ndarray,
     afterstates: np.ndarray,
     offsets: np.ndarray,
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules = DEFAULT_RULES,
 ) -> np.ndarray:
     """``(M,)`` float64: each afterstate's equity by ``player``'s network (exact in races,
     :func:`agents.bearoff.database.evaluator_of`), from the side that played it; exact points where
@@ -100,12 +108,55 @@ def one_ply_equities(
 
 
 def two_ply_equities(
-    player: Player, afterstates: np.ndarray, rules: Rules = DEFAULT_RULES
+    player: Player, afterstates: np.ndarray, rules: AnyRules = DEFAULT_RULES
 ) -> np.ndarray:
     """``(C,)`` float64: the two-ply equity of each afterstate, from the side that played it:
     minus the opponent's expected best reply over its 21 rolls, each reply valued by the
     network (exactly where it ends the game); a play that ends the game, its points."""
     return ply_equities(evaluator_value(evaluator_of(player)), afterstates, 2, rules)
+
+
+def game_rules(record: GameRecord) -> dict[str, AnyRules]:
+    """The rules of each game the record plays, by the game's name, the record's first."""
+    kinds = {record.game: record.rules}
+    for game in record.games:
+        rules = record.rules_of(game)
+        kinds.setdefault(rules.game, rules)
+    return kinds
+
+
+def judges(record: GameRecord, spec: str | None) -> dict[str, Player]:
+    """The bot that judges each game of ``record``, by the game's name.
+
+    ``spec`` names one bot, or one for each game of a match of several, separated by commas
+    (``runs/tabla/bot.pt,runs/gulbara/bot.pt``); each game is judged by the first of them
+    made for it; a game of a match other than the record's own may fall back on its shipped
+    bot (:func:`~agents.analysis.config.shipped_player`). ``None``: the shipped bots. Raises
+    :class:`GameAnalysisError`, one line, for a game that no bot judges (for the record's own
+    game the first named bot's refusal).
+    """
+    specs = [part.strip() for part in (spec or "").split(",") if part.strip()]
+    found = {}
+    for kind, rules in game_rules(record).items():
+        refusals = []
+        for name in [*specs, *([] if specs else [shipped_player(kind)])]:
+            try:
+                found[kind] = analysis_player(name, rules)
+                break
+            except GameAnalysisError as error:
+                refusals.append(error)
+        if kind in found:
+            continue
+        shipped = shipped_player(kind)
+        if kind == record.game or not specs:
+            raise refusals[0]
+        if not Path(beside_repository(shipped)).exists():
+            raise GameAnalysisError(
+                f"the record's {kind} games need a {kind} bot and no {kind} bot is shipped: "
+                f"name one in player= beside the others, separated by a comma"
+            )
+        found[kind] = analysis_player(shipped, rules)
+    return found
 
 
 def rollout_module():
@@ -131,9 +182,11 @@ class _Turns:
     numbers: list[int]
     sides: list[str]
     texts: list[str]
+    kinds: np.ndarray
     positions: np.ndarray
     dice: np.ndarray
     chosen: np.ndarray
+    opening: np.ndarray
 
     @classmethod
     def of(cls, record: GameRecord) -> _Turns:
@@ -144,15 +197,28 @@ class _Turns:
         ]
         if any(turn.position is None for _, _, turn in found):
             raise ValueError("analyse a record read by agents.evaluation.game_record.parse_record")
+        kinds = [record.rules_of(record.games[game - 1]).game for game, _, _ in found]
         return cls(
             games=[game for game, _, _ in found],
             numbers=[number for _, number, _ in found],
             sides=[turn.side for _, _, turn in found],
             texts=[turn.play for _, _, turn in found],
+            kinds=np.array(kinds, dtype=object),
             positions=np.array([t.position.row for _, _, t in found], dtype=np.int8),
             dice=np.array([t.dice for _, _, t in found], dtype=np.int64).reshape(-1, 2),
             chosen=np.array([t.afterstate.row for _, _, t in found], dtype=np.int8),
+            opening=np.array(
+                [number == 1 and opening_throw(record, game) for game, number, _ in found],
+                dtype=bool,
+            ),
         )
+
+
+def opening_throw(record: GameRecord, number: int) -> bool:
+    """Whether game ``number`` (from 1) of ``record`` began with an opening throw (T2): the
+    record's first game, or one whose starter the throw chose; its first roll is then the
+    throw under Tabla's ``opening_roll_played``, never a double."""
+    return number == 1 or record.games[number - 1].note.startswith("opening throw")
 
 
 def analyze_game_file(path: str | Path, config) -> dict:
@@ -163,43 +229,58 @@ def analyze_game_file(path: str | Path, config) -> dict:
 
 def analyze_record(record: GameRecord, config, name: str = "") -> dict:
     """Analyse ``record`` (read by :func:`agents.evaluation.game_record.parse_record`) under
-    ``config``'s settings, read where present: ``player`` (the judging bot, default
-    :data:`DEFAULT_PLAYER`), ``ply`` (1 or 2, default 2), ``rollout`` (default false) with
-    ``trials``, ``truncate``, ``seed`` and ``workers``, and ``reference`` (the bot whose
-    network values the luck; default ``player``).
+    ``config``'s settings, read where present: ``player`` (the judging bot, or one a game
+    separated by commas; default the shipped bot of each game, :func:`judges`), ``game``
+    (when given, the record's game), ``ply`` (1 or 2, default 2), ``rollout`` (default false)
+    with ``trials``, ``truncate``, ``seed`` and ``workers``, and ``reference`` (the bots
+    whose networks value the luck; default ``player``).
 
     Returns the report, a JSON-able dict (docs/game-records.md, "Analysing a game"): the
     settings, and per game and in all each turn (play, best play, loss and luck, in mp) and
     each side's totals.
     """
-    spec = getattr(config, "player", None) or DEFAULT_PLAYER
+    spec = getattr(config, "player", None)
     ply = getattr(config, "ply", 2)
     if ply not in (1, 2):
         raise GameAnalysisError(f"ply must be 1 or 2, got {ply!r}")
     rollout = bool(getattr(config, "rollout", False))
-    player = analysis_player(spec, record.rules)
-    reference_spec = getattr(config, "reference", None)
-    reference = analysis_player(reference_spec, record.rules) if reference_spec else player
-    turns = _Turns.of(record)
-    rules = record.rules
-    if not turns.sides:
-        values = loss = luck = np.zeros(0)
-        best = played = counts = np.zeros(0, dtype=np.int64)
-        method = _method(ply, rollout, config)
-    else:
-        afterstates, offsets = generate_afterstates(
-            turns.positions, turns.dice, rules=rules, check=False
+    game = getattr(config, "game", None)
+    if game and game != record.game:
+        raise GameAnalysisError(
+            f"{name or 'the record'} is a record of {record.game}: analyse it with "
+            f"game={record.game}"
         )
-        counts = np.diff(offsets)
-        played = _played(afterstates, offsets, turns.chosen)
+    players = judges(record, spec)
+    reference_spec = getattr(config, "reference", None)
+    references = judges(record, reference_spec) if reference_spec else players
+    turns = _Turns.of(record)
+    count = len(turns.sides)
+    counts = np.zeros(count, dtype=np.int64)
+    played, best = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
+    equity, best_equity = np.zeros(count), np.zeros(count)
+    loss, luck = np.zeros(count), np.zeros(count)
+    method = _method(ply, rollout, config)
+    for kind, rules in game_rules(record).items():
+        mine = np.flatnonzero(turns.kinds == kind)
+        if mine.size == 0:
+            continue
+        positions, dice = turns.positions[mine], turns.dice[mine]
+        afterstates, offsets = generate_afterstates(positions, dice, rules=rules, check=False)
+        counts[mine] = np.diff(offsets)
+        made = _played(afterstates, offsets, turns.chosen[mine])
         values, method = _judge(
-            player, rules, turns.positions, afterstates, offsets, played, ply, rollout, config
+            players[kind], rules, positions, afterstates, offsets, made, ply, rollout, config
         )
         starts = offsets[:-1]
-        best = best_in_each_turn(values, offsets)  # a play as good as the best is the best
-        best = np.where(values[starts + played] >= values[starts + best], played, best)
-        loss = (values[starts + best] - values[starts + played]) * 1000.0
-        luck = turn_luck(reference, turns.positions, turns.dice, rules) * 1000.0
+        top = best_in_each_turn(values, offsets)  # a play as good as the best is the best
+        top = np.where(values[starts + made] >= values[starts + top], made, top)
+        played[mine], best[mine] = made, top
+        equity[mine], best_equity[mine] = values[starts + made], values[starts + top]
+        loss[mine] = (values[starts + top] - values[starts + made]) * 1000.0
+        opening = turns.opening[mine]
+        luck[mine] = turn_luck(references[kind], positions, dice, rules, opening) * 1000.0
+    judged_by = _names(spec, players)
+    luck_by = _names(reference_spec, references) if reference_spec else judged_by
     entries = []
     for k, side in enumerate(turns.sides):
         decision = bool(counts[k] > 1)
@@ -220,12 +301,11 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
         }
         if decision:
             texts = [play.text for play in _plays(record, turns, k)]
-            start = int(offsets[k])
             entry.update(
                 play=texts[played[k]],
                 best=texts[best[k]],
-                equity=float(values[start + played[k]]),
-                best_equity=float(values[start + best[k]]),
+                equity=float(equity[k]),
+                best_equity=float(best_equity[k]),
                 loss_mp=float(loss[k]),
                 error=_error(float(loss[k])),
             )
@@ -252,8 +332,8 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
         "score": dict(zip(SIDES, record.score())),
         "analysis": {
             "method": method,
-            "player": str(spec),
-            "luck": f"{reference_spec or spec} at 1-ply",
+            "player": judged_by,
+            "luck": f"{luck_by} at 1-ply",
             "error_mp": ERROR_MP,
             "blunder_mp": BLUNDER_MP,
         },
@@ -264,7 +344,16 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
 
 def _plays(record: GameRecord, turns: _Turns, k: int):
     dice = (int(turns.dice[k, 0]), int(turns.dice[k, 1]))
-    return legal_plays(Position(turns.positions[k]), dice, rules=record.rules)
+    rules = game_rules(record)[turns.kinds[k]]
+    return legal_plays(Position(turns.positions[k], rules.game), dice, rules=rules)
+
+
+def _names(spec: str | None, players: dict[str, Player]) -> str:
+    """The judging bots as the report names them: as ``player=`` named them, else the
+    shipped bot of each game."""
+    if spec:
+        return str(spec)
+    return ",".join(shipped_player(kind) for kind in players)
 
 
 def _played(afterstates: np.ndarray, offsets: np.ndarray, chosen: np.ndarray) -> np.ndarray:

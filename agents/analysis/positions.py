@@ -116,10 +116,11 @@ class AnalyzeError(ValueError):
 
 @dataclass
 class Analysis:
-    """What :func:`check_config` found: the clean settings and what they name."""
+    """What :func:`check_config` found: the clean settings and what they name (for a
+    recorded game no player: its games are judged by bots of their own games)."""
 
     config: AnalyzeConfig
-    player: Player
+    player: Player | None
     rules: AnyRules
     position: Position | None
     dice: tuple[int, int] | None
@@ -245,16 +246,19 @@ def check_config(config: AnalyzeConfig) -> Analysis:
     if out is not None and (not isinstance(out, str) or not out.strip()):
         raise AnalyzeError(f"out must be the path of a file, or null, got {out!r}")
     rules = rules_of(config)
-    player = resolve_player(config.player, rules)
-    rules = player.rules
-    position = dice = None
-    if record is None:
+    player = position = dice = None
+    spec = config.player
+    if spec is not None and (not isinstance(spec, str) or not spec.strip()):
+        raise AnalyzeError(f"player must be the path of a trained bot, got {spec!r}")
+    if record is None:  # a record's games are judged by their own bots (games.judges)
+        player = resolve_player(spec, rules)
+        rules = player.rules
         position, dice = read_turn(config.position, config.dice, rules)
-    spec = shipped_player(rules.game) if config.player is None else config.player
+        spec = shipped_player(rules.game) if spec is None else spec
     checked = replace(
         config,
         record=None if record is None else record.strip(),
-        player=spec.strip(),
+        player=None if spec is None else spec.strip(),
         trials=trials,
         candidates=candidates,
         truncate=truncate,
