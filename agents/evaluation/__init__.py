@@ -9,6 +9,8 @@ module                   what it holds
 ``tournament``           a round robin: ``evaluate.py``'s settings, table and JSON
 ``tournament_records``   the arena's games saved as game records
 ``game_record``          the game-record text format: written and read back
+``record_data``          a game record as data: games, turns, results of each game
+``record_reader``        a game record read back, every play replayed
 ``workers``              work items over worker processes, replayed when one is lost
 =======================  ======================================================
 """
