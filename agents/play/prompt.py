@@ -1,16 +1,16 @@
 """The prompt of your turn in the terminal: the legal plays listed, a play read as its number
 or in notation, the answers to commands (hint, list, board, help, undo, quit) and to mistakes.
 
-A :class:`Prompt` serves one :class:`~agents.play.terminal.Session`: it reads and writes
-through the session's ``ask``, ``say`` and ``board``, and knows its game, rules and hint
-player.
+A :class:`Prompt` serves one session (:class:`Host`, which
+:class:`agents.play.terminal.Session` is): it reads and writes through the session's ``ask``,
+``say`` and ``board``, and knows its game, rules and hint player.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -21,9 +21,6 @@ from ..bots.players import Player, RandomPlayer, Values
 from ..evaluation.game_record import describe_roll
 from .game_texts import help_text
 
-if TYPE_CHECKING:
-    from .terminal import Session
-
 HINTS_SHOWN = 3
 LISTED_AGAIN = 8  # a play that is not legal lists the legal plays again up to this many
 QUIT_WORDS = ("quit", "exit", "q")
@@ -31,6 +28,23 @@ QUIT_WORDS = ("quit", "exit", "q")
 
 class Quit(Exception):
     """The person leaves the game."""
+
+
+class Host(Protocol):
+    """The session a prompt serves (:class:`agents.play.terminal.Session`): what it reads and
+    writes through, its settings, game, rules and hint player."""
+
+    config: Any
+    hinter: Player
+    rules: Any
+    game_name: str
+    width: int
+
+    def say(self, *lines: str) -> None: ...
+
+    def ask(self, prompt: str) -> str: ...
+
+    def board(self, position: Position) -> None: ...
 
 
 def hint_values(
@@ -87,7 +101,7 @@ def moves_begun(play: Play, counts: tuple[int, ...], position: Position) -> int 
 class Prompt:
     """Your choice of a play in ``session``, answered on its input and output."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Host) -> None:
         self.session = session
         self.say = session.say
         self.ask = session.ask
