@@ -78,7 +78,8 @@ def climb_line(position: Position) -> str:
     if not climb:
         what = f"{side} rolls next"
     elif turn["handed"]:
-        dice = f"{left} dice of {double}" if left < 4 else double
+        some = f"{left} die" if left == 1 else f"{left} dice"
+        dice = f"{some} of {double}" if left < 4 else double
         what = f"{side} plays {dice} next, handed over by {'X' if side == 'O' else 'O'} (G6)"
     elif climb < 6:
         what = f"{side} plays {double} next, its double climbing on to 6-6 (G5)"

@@ -80,6 +80,10 @@ def test_gulbaras_board_says_where_x_runs_and_what_comes_next():
             "O plays 2 dice of 5-5 next, handed over by X (G6)",
         ),
         ({"climb": 6, "climb_dice": 4, "handed": True}, "O plays 6-6 next, handed over by X (G6)"),
+        (
+            {"climb": 6, "climb_dice": 1, "handed": True},
+            "O plays 1 die of 6-6 next, handed over by X (G6)",
+        ),
     ],
 )
 def test_G5_G6_the_climb_line_says_which_double_comes_next(turn, line):

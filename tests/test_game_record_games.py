@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from boards import gulbara_board, tabla_board
@@ -291,6 +292,25 @@ def test_evaluate_saves_tabla_and_gulbara_games(tmp_path):
             record = read_record(file)
             assert record.game == game and record.players == tuple(players)
             assert record.games[0].result.kind in ("single", "mars")
+
+
+def test_the_documented_tabla_and_gulbara_examples_are_records_of_their_games():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "game-records.md").read_text()
+    blocks = re.findall(r"```text\n(Tapa game record 1\nGame: (\w+)\n.+?)\n```", text, re.DOTALL)
+    assert [game for _, game in blocks] == ["tabla", "gulbara"]
+    for block, game in blocks:
+        record = parse_record(block)
+        assert format_record(record) == block + "\n" and record.game == game
+        assert record.games[0].result.kind == "mars"
+    tabla, gulbara = (parse_record(block).games[0].turns for block, _ in blocks)
+    assert any(turn.play.startswith("bar/") for turn in tabla)
+    assert {turn.dice_from for turn in gulbara} == {"roll", "climb", "handed"}
+    # As the text says: O's 2-2 at turn 10 climbs to 6-6, O's 6-6 at turn 29 hands 3 dice.
+    assert [(t.side, t.dice, t.dice_from) for t in gulbara[9:14]] == [
+        ("O", (d, d), "roll" if d == 2 else "climb") for d in range(2, 7)
+    ]
+    assert gulbara[29].side == "X" and gulbara[29].position.turn["climb_dice"] == 3
+    assert gulbara[30].side == "X" and gulbara[30].dice_from == "roll"
 
 
 def test_the_modules_docstring_examples_hold():

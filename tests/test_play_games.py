@@ -39,8 +39,8 @@ def session(answers: str, start: Position | None = None, record_to=None, **setti
 
 
 DECISION = {
-    "O": r"^(?:You roll|Your double climbs on to|You take(?: \d dice of)?) (\d-\d)\b",
-    "X": r"^(?:{name} rolls|{name}'s double climbs on to|{name} takes(?: \d dice of)?) (\d-\d)\b",
+    "O": r"^(?:You roll|Your double climbs on to|You take(?: \d dic?e of)?) (\d-\d)\b",
+    "X": r"^(?:{name} rolls|{name}'s double climbs on to|{name} takes(?: \d dic?e of)?) (\d-\d)\b",
 }
 
 

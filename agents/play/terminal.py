@@ -428,7 +428,8 @@ class Session:
             return f"{whose} double climbs on to {roll}"
         if source == HANDED:
             left = position.turn["climb_dice"]
-            dice_words = f"{left} dice of {roll}" if left < 4 else roll
+            some = f"{left} die" if left == 1 else f"{left} dice"
+            dice_words = f"{some} of {roll}" if left < 4 else roll
             if you_move:
                 return f"You take {dice_words} handed over by {self.name}"
             return f"{self.name} takes {dice_words} handed over by you"
