@@ -413,7 +413,7 @@ def write_tables(
 def main(arguments: list[str] | None = None) -> None:
     parser, args = parse_arguments(arguments)
     try:
-        player = resolve_player(args.player, rules_of(args))
+        player = resolve_player(args.player, rules_of(args), setting="--player ")
         if args.write:  # the files checked before the rollouts, not after
             replace_readme_table(args.summary.read_text(), "", args.summary, markers(args.game))
             whole = markers(args.game, whole=True)

@@ -137,10 +137,11 @@ def parse_dice(text: object) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
-def resolve_player(spec: object, rules: AnyRules | None = None) -> Player:
+def resolve_player(spec: object, rules: AnyRules | None = None, setting: str = "player=") -> Player:
     """The trained bot ``spec`` names, for ``rules`` (default: Tapa's); a relative path is
     found beside the repository too, as the shipped bot is from any directory. It must value
-    positions; ``None`` names the game's shipped bot (:func:`shipped_player`)."""
+    positions; ``None`` names the game's shipped bot (:func:`shipped_player`). A refusal
+    names the ``setting`` (``player=``, or ``--player `` on another command line)."""
     rules = rules if rules is not None else RULES_OF_GAME["tapa"]()
     shipped = spec is None
     spec = shipped_player(rules.game) if shipped else spec
@@ -149,16 +150,16 @@ def resolve_player(spec: object, rules: AnyRules | None = None) -> Player:
     found = beside_repository(spec)
     if shipped and rules.game != "tapa" and not Path(found).exists():
         raise AnalyzeError(
-            f"game={rules.game}: no {rules.game} bot is shipped ({spec}); name a trained one, "
-            f"player=FILE (python train.py game={rules.game} trains one)"
+            f"no {rules.game} bot is shipped ({spec}); name a trained one, "
+            f"{setting}FILE (python train.py game={rules.game} trains one)"
         )
     try:
         player = load_player(found, rules)
     except PlayerSpecError as error:
-        raise AnalyzeError(f"player={spec}: {error}") from None
+        raise AnalyzeError(f"{setting}{spec}: {error}") from None
     if evaluator_of(player) is None:
         raise AnalyzeError(
-            f"player={spec} does not value positions: analysis needs a trained TD bot (a "
+            f"{setting}{spec} does not value positions: analysis needs a trained TD bot (a "
             f"checkpoint or bot file, such as {shipped_player(rules.game)})"
         )
     return player
