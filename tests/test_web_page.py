@@ -112,13 +112,23 @@ class Page:
               const tray = svg.querySelector(".tray.you").dataset;
               const dice = [...svg.querySelectorAll('[data-dice="you"] .die')]
                 .map((die) => +die.dataset.value);
-              return {key: svg.dataset.key, points, trayLit: tray.lit === "true",
-                      off: +tray.off, dice};
+              const board = {key: svg.dataset.key, points, trayLit: tray.lit === "true",
+                             off: +tray.off, dice};
+              const you = svg.querySelector(".bar.you");  // Tabla's bar
+              if (you) {
+                const bot = svg.querySelector(".bar.bot").dataset;
+                board.bar = {you: +you.dataset.you, bot: +bot.bot,
+                             movable: you.dataset.movable === "true"};
+              }
+              if (svg.dataset.climb) board.climb = +svg.dataset.climb;  // Gulbara's next double
+              return board;
             }"""
         )
 
     def movable(self) -> list[int]:
-        return sorted(int(p) for p, d in self.board()["points"].items() if d["movable"])
+        board = self.board()
+        found = [int(p) for p, d in board["points"].items() if d["movable"]]
+        return sorted(found + ([25] if board.get("bar", {}).get("movable") else []))
 
     def lit(self) -> list[int]:
         board = self.board()
@@ -171,10 +181,11 @@ class Page:
         self.page.reload()
 
     def legal_keys(self, key: str, dice: list[int]) -> list[str]:
-        """The keys of legalPlays for a position key and roll (the page's rules)."""
+        """The keys of legalPlays for a position key (of any game) and roll (the page's
+        rules)."""
         return self.page.evaluate(
             """async ([key, dice]) => {
-              const t = await import("./js/tapa.js");
+              const t = await import("./js/games.js");
               return t.legalPlays(t.positionFromKey(key), dice).map(t.positionKey);
             }""",
             [key, dice],

@@ -1,14 +1,15 @@
 """Export the networks the browser page plays (web/models) from the shipped checkpoints.
 
-    python tests/scripts/export_web_models.py [OUT_DIR]
+    python tests/scripts/export_web_models.py [OUT_DIR] [--only NAME ...]
 
-For each model of :data:`MODELS` it runs ``python export.py checkpoint=CHECKPOINT onnx=true``
-into a temporary folder, copies the ONNX model to ``OUT_DIR/NAME.onnx`` (``web/models`` by
-default) and writes ``OUT_DIR/NAME.json``, its description for web/js/bot.js
-(:func:`describe`): the file's size and SHA-256, the checkpoint it comes from, the model's
-input and output names and the bot file's metadata (encoding, rules, outcomes and their
-points). tests/test_web_bot.py checks that the committed files are what this writes, with
-weights equal to the checkpoints'.
+For each model of :data:`MODELS` (or those named by ``--only``) it copies the checkpoint into a
+temporary folder (a training run may write it meanwhile), runs ``python export.py
+checkpoint=COPY onnx=true`` there, copies the ONNX model to ``OUT_DIR/NAME.onnx``
+(``web/models`` by default) and writes ``OUT_DIR/NAME.json``, its description for
+web/js/bot.js (:func:`describe`): the file's size and SHA-256, the checkpoint it comes from, the
+model's input and output names and the bot file's metadata (its game, encoding, rules,
+outcomes and their points). tests/test_web_bot.py checks that the committed files are what
+this writes, with weights equal to the shipped checkpoints'.
 """
 
 from __future__ import annotations
@@ -32,9 +33,12 @@ WEB_MODELS = ROOT / "web" / "models"
 MODELS = {
     "tapa-td": "checkpoints/tapa-td.pt",
     "tapa-novice": "checkpoints/tapa-novice.pt",
+    "tabla-td": "runs/tabla-td/checkpoints/bot.pt",
+    "gulbara-td": "runs/gulbara-td/checkpoints/bot.pt",
 }
 """The page's networks by name, each with the checkpoint (relative to the repository) it is
-exported from."""
+exported from. Tabla's and Gulbara's are interim: snapshots of their training runs (``runs/``),
+until their shipped checkpoints replace them under the same names."""
 FORMAT = "tapa-rl/web-model"
 FORMAT_VERSION = 1
 
@@ -65,14 +69,27 @@ def describe(path: Path, checkpoint: str) -> dict:
     }
 
 
-def export(out: Path = WEB_MODELS) -> list[Path]:
-    """Export every model of :data:`MODELS` into ``out``; the files written."""
+def interim(checkpoint: str) -> bool:
+    """Whether a model's checkpoint is a training run's, which changes as the run goes on."""
+    return checkpoint.startswith("runs/")
+
+
+def export(out: Path = WEB_MODELS, only: list[str] | None = None) -> list[Path]:
+    """Export the models of :data:`MODELS` (those named in ``only``) into ``out``; the files
+    written."""
     out.mkdir(parents=True, exist_ok=True)
+    unknown = sorted(set(only or []) - set(MODELS))
+    if unknown:
+        raise SystemExit(f"export_web_models.py: no model {unknown}; the models are {list(MODELS)}")
     written = []
     with tempfile.TemporaryDirectory() as scratch:
         for name, checkpoint in MODELS.items():
+            if only and name not in only:
+                continue
+            copy = Path(scratch) / f"{name}.pt"
+            shutil.copyfile(ROOT / checkpoint, copy)
             bot = Path(scratch) / f"{name}.npz"
-            command = [sys.executable, "export.py", f"checkpoint={checkpoint}", "onnx=true"]
+            command = [sys.executable, "export.py", f"checkpoint={copy}", "onnx=true"]
             subprocess.run([*command, f"out={bot}"], cwd=ROOT, check=True, timeout=600)
             model = out / f"{name}.onnx"
             shutil.copyfile(bot.with_suffix(".onnx"), model)
@@ -86,7 +103,9 @@ def export(out: Path = WEB_MODELS) -> list[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", nargs="?", type=Path, default=WEB_MODELS)
-    for path in export(parser.parse_args().out):
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="export these models only")
+    args = parser.parse_args()
+    for path in export(args.out, args.only):
         print(path)
 
 

@@ -1,20 +1,24 @@
 /**
  * `window.tapa`: the page's functions for tests and app developers (docs/web.md, "The bot and
- * window.tapa"). The rules are there at once; `choose` and `rank` once the bot has loaded:
+ * window.tapa"), for the three games (a position says its game; Tapa's have none). The rules
+ * are there at once; `choose` and `rank` once the bot has loaded:
  *
  *   installApi(null);             // the rules now
  *   installApi(await loadBot());  // and the bot; window fires "tapa:ready"
  */
 
-import { DEFAULT_LEVEL, LEVELS } from "./bot.js";
+import { DEFAULT_LEVEL, DEFAULT_LEVELS, GAME_LEVELS, LEVELS } from "./bot.js";
 import {
+  GAMES,
   flipPosition,
   initialPosition,
   legalPlays,
+  nextTurn,
   notatedPlays,
   outcome,
+  positionFromKey,
   positionKey,
-} from "./tapa.js";
+} from "./games.js";
 
 /** The version of `window.tapa`; raised by a change that breaks its callers. */
 export const API_VERSION = 1;
@@ -32,11 +36,16 @@ export function installApi(bot) {
     ready: bot !== null && bot !== undefined,
     levels: LEVELS,
     defaultLevel: DEFAULT_LEVEL,
+    games: GAMES,
+    gameLevels: GAME_LEVELS,
+    defaultLevels: DEFAULT_LEVELS,
     legalPlays,
     outcome,
     notatedPlays,
     positionKey,
+    positionFromKey,
     flipPosition,
+    nextTurn,
     initialPosition,
     choose: bot ? (position, dice, level) => bot.choose(position, dice, level) : notReady,
     rank: bot

@@ -1,9 +1,12 @@
 /**
  * The page: a game or a match between you and the bot, played on the board with taps and
- * drags. It starts the game at once and loads the bot beside it; the bot's turns wait for it.
+ * drags, in any of the three games of the tabla match (Tapa, Tabla, Gulbara; matches are
+ * Tapa's only, for now). It starts the game at once and loads the bot beside it; the bot's
+ * turns wait for it.
  *
- * URL parameters (all optional): `seed` (the dice: the same seed plays the same rolls),
- * `level` (a level id of web/js/bot.js), `match` (points to win; 0 for a single game),
+ * URL parameters (all optional): `game` (`tapa`, `tabla` or `gulbara`), `seed` (the dice: the
+ * same seed plays the same rolls), `level` (a level id of the game's levels in
+ * web/js/bot.js), `match` (points to win; 0 for a single game),
  * `first` (`roll`, `you` or `bot`: who starts the first game), `delay` (milliseconds the
  * bot's checker moves are shown one by one; 0 shows its play at once).
  *
@@ -18,7 +21,12 @@
  */
 
 import {
-  CheckerTurn,
+  BAR_POINT as BAR,
+  DEFAULT_RULES,
+  GAMES,
+  GAME_NAMES,
+  checkerTurn,
+  nextTurn as following,
   flipPosition,
   initialPosition,
   notatedPlays,
@@ -26,8 +34,9 @@ import {
   pipCounts,
   playText,
   positionKey,
-} from "./tapa.js";
-import { BoardView } from "./board.js";
+} from "./games.js";
+import { BOT_BAR, BOT_TRAY, BoardView } from "./board.js";
+import { gulbaraPoint } from "./position_tabla_gulbara.js";
 import { ask } from "./ui_ask.js";
 import { Dice, parseSeed, randomSeed } from "./ui_dice.js";
 import { hintItem } from "./ui_hints.js";
@@ -39,6 +48,21 @@ import { OFF, PersonTurn } from "./ui_turn.js";
 const MATCHES = [0, 3, 5, 7];
 const DEFAULT_DELAY = 350;
 const HINTS = 5;
+/** Each game's name as the heading gives it, with what else it is called. */
+const HEADINGS = {
+  tapa: ["Tapa", "(Plakoto)"],
+  tabla: ["Tabla", "(backgammon, no cube)"],
+  gulbara: ["Gulbara", "(Gul bara)"],
+};
+/** What a finished game was, by its kind (web/js/ui_match.js's gameResult). */
+const KIND_NAMES = {
+  single: "a single game",
+  gammon: "a gammon",
+  mother: "a mother win",
+  mars: "a mars",
+  backgammon: "a backgammon",
+};
+const MATCHES_NOTE = "Matches are played in Tapa only, for now: a game of Tabla or Gulbara is a single game.";
 
 const $ = (id) => document.getElementById(id);
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,12 +77,20 @@ function element(tag, className, text) {
   return node;
 }
 
-/** The URL's settings, each checked; a wrong one is reported and its default used. */
-function readSettings(levels, defaultLevel) {
+/** The URL's settings, each checked; a wrong one is reported and its default used. `levels`
+ * and `defaultLevels` are each game's levels and default level. */
+function readSettings(gameLevels, defaultLevels) {
   const params = new URLSearchParams(location.search);
   const problems = [];
-  const settings = { seed: null, level: defaultLevel, match: 0, first: "roll" };
+  const settings = { seed: null, game: "tapa", match: 0, first: "roll" };
   settings.delay = DEFAULT_DELAY;
+  if (params.has("game")) {
+    const game = params.get("game");
+    if (GAMES.includes(game)) settings.game = game;
+    else problems.push(`game must be one of ${GAMES.join(", ")}, got '${game}'`);
+  }
+  const levels = gameLevels[settings.game];
+  settings.level = defaultLevels[settings.game];
   if (params.has("seed")) {
     try {
       settings.seed = parseSeed(params.get("seed"));
@@ -83,6 +115,10 @@ function readSettings(levels, defaultLevel) {
     return null;
   };
   settings.match = whole("match", 0, 99) ?? settings.match;
+  if (settings.match && settings.game !== "tapa") {
+    problems.push(`match: matches are Tapa's only for now, ${GAME_NAMES[settings.game]} is a single game`);
+    settings.match = 0;
+  }
   settings.delay = whole("delay", 0, 5000) ?? settings.delay;
   if (params.has("first")) {
     const first = params.get("first");
@@ -94,9 +130,11 @@ function readSettings(levels, defaultLevel) {
 
 class Page {
   constructor(botModule) {
-    this.levels = botModule.LEVELS;
-    const { settings, problems } = readSettings(this.levels, botModule.DEFAULT_LEVEL);
+    this.gameLevels = botModule.GAME_LEVELS;
+    this.defaultLevels = botModule.DEFAULT_LEVELS;
+    const { settings, problems } = readSettings(this.gameLevels, this.defaultLevels);
     this.settings = settings;
+    this.game = settings.game;
     this.level = settings.level;
     this.bot = null;
     this.botFailed = null;
@@ -130,11 +168,21 @@ class Page {
       },
     );
     this.botReady.catch(() => {}); // reported on the page; the bot's turn checks it again
-    const saved = loadGame(this.levels.map((entry) => entry.id));
+    const saved = loadGame((game) => this.gameLevels[game].map((entry) => entry.id));
     // A game with nothing played yet is not worth a question: a new one starts.
     if (saved && (saved.plays > 0 || saved.games.length > 0)) this.offerSaved(saved);
     else this.newMatch(settings.match);
     if (problems.length) this.say(`Ignored: ${problems.join("; ")}.`, true);
+  }
+
+  /** The levels of the game played. */
+  get levels() {
+    return this.gameLevels[this.game];
+  }
+
+  /** The game's rule flags: its defaults, those of its bot. */
+  get rules() {
+    return DEFAULT_RULES[this.game];
   }
 
   // --- settings and controls ---------------------------------------------------------------
@@ -154,21 +202,67 @@ class Page {
     };
     wide.addEventListener("change", place);
     place();
+    const chooser = $("game");
+    for (const game of GAMES) chooser.append(new Option(GAME_NAMES[game], game));
+    chooser.addEventListener("change", () => this.chooseGame(chooser.value));
     const level = $("level");
-    for (const entry of this.levels) level.append(new Option(entry.label, entry.id));
-    level.value = this.level;
     level.addEventListener("change", () => {
       this.level = level.value;
       this.showLevel();
       if (PHASES.includes(this.state)) this.save();
     });
-    this.showLevel();
+    this.setGame(this.game, this.level);
     this.showMatchChoice(this.settings.match);
     $("new-game").addEventListener("click", () => this.askNewMatch());
     $("next-game").addEventListener("click", () => this.nextGame());
     $("undo").addEventListener("click", () => this.undo());
     $("done").addEventListener("click", () => this.done());
     $("hint").addEventListener("click", () => this.hint());
+  }
+
+  /**
+   * Plays `game` from now on: its heading, its levels (`level`, or the one played when the
+   * game has it, or the game's default), the Play selector (matches are Tapa's only) and what
+   * the legend and the help show. Starts nothing.
+   */
+  setGame(game, level = this.level) {
+    this.game = game;
+    $("game").value = game;
+    document.body.dataset.game = game;
+    const [name, also] = HEADINGS[game];
+    $("title").replaceChildren(`${name} `, element("small", "", also));
+    document.title = `${name}: play the bot`;
+    const ids = this.levels.map((entry) => entry.id);
+    this.level = ids.includes(level) ? level : this.defaultLevels[game];
+    $("level").replaceChildren(...this.levels.map((entry) => new Option(entry.label, entry.id)));
+    $("level").value = this.level;
+    this.showLevel();
+    const tapa = game === "tapa";
+    $("match").disabled = !tapa;
+    $("match-note").textContent = tapa ? "New game starts a game or match of the kind chosen here." : MATCHES_NOTE;
+    if (!tapa) this.showMatchChoice(0);
+    $("board").setAttribute("aria-label", `The ${name} board, from your side`);
+  }
+
+  /** The game chooser: another game starts a new game of it, once you agree to lose the one
+   * on; kept, the chooser shows the game played again. */
+  async chooseGame(game) {
+    if (game === this.game) return;
+    if (this.inProgress) {
+      const sure = await ask($("ask"), {
+        title: `Start a game of ${GAME_NAMES[game]}?`,
+        text: this.lossText(),
+        yes: "New game",
+        no: "Keep playing",
+        focus: "no",
+      });
+      if (!sure) {
+        $("game").value = this.game;
+        return;
+      }
+    }
+    this.setGame(game);
+    this.newMatch(game === "tapa" ? Number($("match").value) : 0);
   }
 
   /** Every level with its strength (its description), the one played marked. */
@@ -199,22 +293,26 @@ class Page {
   }
 
   /** New game: a new game or match of the kind chosen, once you agree to lose the one on. */
+  /** What starting another game loses, in one line. */
+  lossText() {
+    const { score } = this.match;
+    return this.match.isMatch
+      ? `The match in progress (you ${score.you}, bot ${score.bot}) will be lost.`
+      : "The game in progress will be lost.";
+  }
+
   async askNewMatch() {
     if (this.inProgress) {
-      const { score } = this.match;
-      const lost = this.match.isMatch
-        ? `The match in progress (you ${score.you}, bot ${score.bot}) will be lost.`
-        : "The game in progress will be lost.";
       const sure = await ask($("ask"), {
         title: "Start a new game?",
-        text: lost,
+        text: this.lossText(),
         yes: "New game",
         no: "Keep playing",
         focus: "no",
       });
       if (!sure) return;
     }
-    this.newMatch(Number($("match").value));
+    this.newMatch(this.game === "tapa" ? Number($("match").value) : 0);
   }
 
   // --- the saved game (web/js/ui_save.js) --------------------------------------------------
@@ -227,6 +325,7 @@ class Page {
   /** Keeps the game as it stands: at the roll of the turn being played, or a game's end. */
   save() {
     const record = {
+      ...(this.game === "tapa" ? {} : { game: this.game }),
       seed: this.seed,
       dice: this.dice.state,
       level: this.level,
@@ -259,9 +358,7 @@ class Page {
     if (goOn) {
       this.goOn(saved);
     } else {
-      this.level = this.settings.level;
-      $("level").value = this.level;
-      this.showLevel();
+      this.setGame(this.settings.game, this.settings.level);
       this.showMatchChoice(this.settings.match);
       this.newMatch(this.settings.match);
     }
@@ -270,9 +367,10 @@ class Page {
   /** The saved game in one line, for the question. */
   savedSummary(saved) {
     const { score } = this.match;
+    const single = this.game === "tapa" ? "A single game" : `A game of ${GAME_NAMES[this.game]}`;
     const match = this.match.isMatch
       ? `A match to ${this.match.points}, you ${score.you}, bot ${score.bot}`
-      : "A single game";
+      : single;
     if (saved.phase === "game-over") {
       return `${match}: game ${this.match.games.length} is over, the next one is to play.`;
     }
@@ -284,12 +382,10 @@ class Page {
   /** Puts a saved game's match, dice, level, log and position back, its turn not begun. */
   restore(saved) {
     this.generation += 1;
+    this.setGame(saved.game ?? "tapa", saved.level);
     this.match = new Match(saved.match);
     for (const game of saved.games) this.match.record(game);
     this.useDice(saved.seed, Dice.resume(saved.seed, saved.dice));
-    this.level = saved.level;
-    $("level").value = this.level;
-    this.showLevel();
     this.showMatchChoice(saved.match);
     this.logLines = [];
     $("log").replaceChildren();
@@ -377,7 +473,7 @@ class Page {
       const [yours, theirs] = throws[throws.length - 1];
       this.news = `Opening throw: you ${yours}, bot ${theirs}.`;
     }
-    this.position = initialPosition(); // the mover's view: the starter's
+    this.position = initialPosition(this.game); // the mover's view: the starter's
     this.personTurn = null;
     this.selected = null;
     this.moved = new Set();
@@ -389,8 +485,11 @@ class Page {
     this.nextTurn(starter);
   }
 
+  /** The turn of `mover` on `this.position` (its view): a roll of the dice, or in Gulbara the
+   * double of a climb (or of numbers handed over), which needs none (G5, G6). */
   nextTurn(mover) {
-    const roll = this.dice.roll();
+    const climb = this.game === "gulbara" ? this.position.climb : 0;
+    const roll = climb ? [climb, climb] : this.dice.roll();
     if (mover === YOU) this.yourTurn(roll);
     else this.botTurn(roll);
     this.timeFirstRoll();
@@ -401,7 +500,9 @@ class Page {
     if (this.timings.firstRoll === null) this.timings.firstRoll = performance.now();
   }
 
-  /** A play has been made (`after`, the mover's view): the game ends or the other moves. */
+  /** A play has been made (`after`, the mover's view): the game ends, or the other side
+   * moves (in Gulbara the same side may move again: its climb goes on, or it rolls after
+   * numbers handed to it). */
   afterPlay(after, mover) {
     this.plays += 1;
     const result = outcome(after);
@@ -409,8 +510,38 @@ class Page {
       this.gameOver(after, result, mover);
       return;
     }
-    this.position = flipPosition(after);
-    this.nextTurn(mover === YOU ? BOT : YOU);
+    const { position, passed } = following(after);
+    if (this.game === "gulbara") {
+      const note = this.climbNote(position, passed, mover);
+      this.news = mover === YOU ? note : [this.news, note].filter(Boolean).join(" ");
+    }
+    this.position = position;
+    this.nextTurn(passed ? (mover === YOU ? BOT : YOU) : mover);
+  }
+
+  /** What a Gulbara play left for the next decision, in one line (or none): the climb goes
+   * on (G5), numbers handed over (G6), or a roll after them. `position` is the next mover's
+   * view; `passed` whether that is the other side. */
+  climbNote(position, passed, mover) {
+    const who = mover === YOU ? "You" : "The bot";
+    const other = mover === YOU ? "the bot" : "you";
+    const { climb, handed } = position;
+    if (!passed && climb && !handed) {
+      return `${who} played all four ${climb - 1}s: the climb goes on, ${climb}-${climb} next (G5).`;
+    }
+    if (!passed && climb) return `Next of the numbers handed over: ${climb}-${climb} (G6).`;
+    if (!passed) {
+      const rolls = mover === YOU ? "now you roll" : "now the bot rolls";
+      return `The numbers handed over are played: ${rolls}.`;
+    }
+    if (climb && handed) {
+      return (
+        `${who} could not play all of ${climb}-${climb}: ` +
+        `${position.climb_dice} ${position.climb_dice === 1 ? "die" : "dice"} handed over to ` +
+        `${other} (G6).`
+      );
+    }
+    return "";
   }
 
   gameOver(after, result, mover) {
@@ -422,10 +553,9 @@ class Page {
     if (mover === YOU) this.moved = new Set();
     const shown = mover === YOU ? after : flipPosition(after);
     const { winner, points, kind, how } = this.result;
-    const names = { single: "a single game", gammon: "a gammon", mother: "a mother win" };
     const who = winner === YOU ? "You win" : "The bot wins";
     const line = winner
-      ? `${who}: ${names[kind]}, ${plural(points, "point")} (${how}).`
+      ? `${who}: ${KIND_NAMES[kind]}, ${plural(points, "point")} (${how}).`
       : "Both mothers are pinned: the game is a draw, no points.";
     this.log(line);
     let next;
@@ -462,7 +592,7 @@ class Page {
     this.roll = roll;
     this.save();
     if (this.personTurn.done) {
-      this.say(`No legal play with ${rollText(roll)}: press Done to pass.`);
+      this.say(`No legal play with ${this.rollName(this.position, roll)}: press Done to pass.`);
     } else {
       this.say("");
     }
@@ -500,13 +630,15 @@ class Page {
     }
     if (this.selected === null) {
       if (point === null) return;
-      if (point >= 1 && turn.position.own[point - 1]) {
-        const pinned = turn.position.own_pinned.includes(point);
+      if (turn.has(point)) {
+        const pinned = turn.position.own_pinned?.includes(point);
+        const barred = (turn.position.own_bar ?? 0) > 0 && point !== BAR;
         const left = turn.diceLeft.join("-");
+        const where = point === BAR ? "on the bar" : `on ${point}`;
         this.say(
-          pinned
+          pinned || barred
             ? turn.whyNot(point, point - 1)
-            : `The checker on ${point} has no legal move with ${left}: take one with a gold ring.`,
+            : `The checker ${where} has no legal move with ${left}: take one with a gold ring.`,
           true,
         );
       } else {
@@ -573,7 +705,7 @@ class Page {
     const turn = this.personTurn;
     const after = turn.position;
     const text = playText(turn.start, turn.dice, after);
-    this.log(`You ${rollText(turn.dice)}: ${text}`, "you");
+    this.log(`You ${this.rollName(turn.start, turn.dice)}: ${text}`, "you");
     this.personTurn = null;
     this.selected = null;
     $("hints").hidden = true;
@@ -605,7 +737,7 @@ class Page {
       return;
     }
     if (generation !== this.generation || turn !== this.personTurn) return;
-    const plays = notatedPlays(turn.start, turn.dice);
+    const plays = notatedPlays(turn.start, turn.dice, this.rules);
     list.replaceChildren(
       ...ranked.map((entry) => {
         const key = positionKey(entry.afterstate);
@@ -634,7 +766,8 @@ class Page {
     this.shownPosition = flipPosition(position);
     const loading = this.bot ? "..." : " (waiting for the bot to load)";
     const before = this.news ? `${this.news} ` : "";
-    this.status(`${before}The bot rolls ${rollText(roll)}${loading}`);
+    const rolls = `The bot ${this.rollVerb(position)} ${this.rollName(position, roll)}`;
+    this.status(`${before}${rolls}${loading}`);
     this.render();
     let bot;
     try {
@@ -643,8 +776,8 @@ class Page {
       return; // the page already says why
     }
     if (generation !== this.generation) return;
-    this.status(`${before}The bot rolls ${rollText(roll)}...`);
-    const plays = notatedPlays(position, roll);
+    this.status(`${before}${rolls}...`);
+    const plays = notatedPlays(position, roll, this.rules);
     let play = plays[0];
     if (play.text !== "pass") {
       const started = performance.now();
@@ -668,19 +801,22 @@ class Page {
       await wait(this.settings.delay);
     }
     if (generation !== this.generation) return;
-    const board = play.text === "pass" ? "" : ` (on your board: ${mirrored(play.text)})`;
+    const shown = mirrored(play.text, this.game);
+    const board = play.text === "pass" ? "" : ` (on your board: ${shown})`;
     const said = play.text === "pass" ? "no legal play, it passes" : `${play.text}${board}`;
-    this.status(`The bot rolls ${rollText(roll)}: ${said}.`);
+    const name = this.rollName(position, roll);
+    this.status(`${rolls}: ${said}.`);
     await this.showBotPlay(position, roll, play, generation);
     if (generation !== this.generation) return;
-    this.news = `The bot rolled ${rollText(roll)}: ${said}.`;
-    this.log(`Bot ${rollText(roll)}: ${play.text}${board}`, "bot");
+    const rolled = this.rollVerb(position) === "rolls" ? "rolled" : "played";
+    this.news = `The bot ${rolled} ${name}: ${said}.`;
+    this.log(`Bot ${name}: ${play.text}${board}`, "bot");
     this.afterPlay(play.afterstate, BOT);
   }
 
   /** Shows the bot's play one checker move at a time. */
   async showBotPlay(position, roll, play, generation) {
-    const turn = new CheckerTurn(position, roll);
+    const turn = checkerTurn(position, roll, this.rules);
     const step = this.settings.delay;
     for (const [from, to] of play.moves) {
       const move = turn.legalMoves().find((m) => m.from === from && m.to === to);
@@ -690,12 +826,11 @@ class Page {
       const die = this.botDice.find((d) => d.value === move.die && !d.used);
       if (die) die.used = true;
       else this.botDice = this.botDice.map((d) => ({ ...d, used: true }));
-      const mine = (point) => (point === OFF ? -1 : 25 - point);
-      this.moved.add(mine(to));
+      this.moved.add(this.yours(to));
       this.shownPosition = flipPosition(turn.position);
       this.render();
       if (step > 0) {
-        this.board.slide(before, mine(from), mine(to), Math.min(step, 250));
+        this.board.slide(before, this.yours(from), this.yours(to), Math.min(step, 250));
         await wait(step);
         if (generation !== this.generation) return;
       }
@@ -703,17 +838,68 @@ class Page {
     if (roll[0] === roll[1]) this.botDice = this.botDice.map((d) => ({ ...d, used: true }));
   }
 
+  /** A point of the bot's numbering as the board knows it from your side: Tapa's and Tabla's
+   * p is your 25 - p, Gulbara's your p + 12 (modulo 24); its tray and its bar. */
+  yours(point) {
+    if (point === OFF) return BOT_TRAY;
+    if (point === BAR) return BOT_BAR;
+    return this.game === "gulbara" ? gulbaraPoint(point) : 25 - point;
+  }
+
+  /** How the log and the status name the dice of a turn of `position` (the mover's view):
+   * the roll, or in Gulbara the climb's double (`4-4, climbing`) or the numbers handed over
+   * (`2 x 6, handed over`). */
+  rollName(position, dice) {
+    const climb = this.game === "gulbara" ? position.climb : 0;
+    if (!climb) return rollText(dice);
+    if (position.handed) return `${position.climb_dice} x ${climb}, handed over`;
+    return `${climb}-${climb}, climbing`;
+  }
+
+  /** "rolls" for a roll of the dice; "plays" for a climb's double or numbers handed over. */
+  rollVerb(position) {
+    return this.game === "gulbara" && position.climb ? "plays" : "rolls";
+  }
+
+  /** Gulbara's climb as the board shows it, for `side` moving on `position` (its view) with
+   * `dice`: the double played, the next one (0 after 6-6), whether handed; null when the
+   * dice do not climb (a non-double, the opening, another game). */
+  climb(side, position, dice) {
+    if (this.game !== "gulbara" || !position) return null;
+    let double = position.climb;
+    const handed = Boolean(position.climb && position.handed);
+    if (!double) {
+      const rules = this.rules;
+      const turns = rules.opening_turns_each_side
+        ? position.own_turns
+        : position.own_turns + position.opp_turns;
+      if (dice.length !== 2 || dice[0] !== dice[1] || turns < 3) return null;
+      double = dice[0];
+    }
+    return { side, double, next: double < 6 ? double + 1 : 0, handed };
+  }
+
   // --- what the page shows -----------------------------------------------------------------
 
-  /** The dice as drawn: yours in the lead order, a double as four dice. */
+  /** The dice as drawn: yours in the lead order, a double as four dice (fewer when handed
+   * over). */
   yourDice() {
     const turn = this.personTurn;
     if (!turn) return [];
     const left = turn.diceLeft;
     const [a, b] = turn.dice;
-    if (a === b) return [0, 1, 2, 3].map((i) => ({ value: a, used: i >= left.length }));
+    if (a === b) {
+      return Array.from({ length: turn.diceCount }, (_, i) => ({ value: a, used: i >= left.length }));
+    }
     const order = turn.lead === a ? [a, b] : [b, a];
     return order.map((value) => ({ value, used: !left.includes(value) }));
+  }
+
+  /** The climb the board shows now: yours on your turn, the bot's on its. */
+  shownClimb() {
+    if (this.state === "your-turn") return this.climb("you", this.personTurn.start, this.personTurn.dice);
+    if (this.state === "bot-turn") return this.climb("bot", this.position, this.roll);
+    return null;
   }
 
   render() {
@@ -727,6 +913,8 @@ class Page {
     const marked = bots || over || this.state === "saved" || (yours && !turn.moved);
     const moved = marked ? this.moved : new Set();
     this.board.render({
+      game: this.game,
+      climb: this.shownClimb(),
       position,
       diceYou: yours ? this.yourDice() : [],
       diceBot: bots ? this.botDice : [],
@@ -758,12 +946,13 @@ class Page {
   /** What to do next, in one line, for your turn. */
   guide() {
     const turn = this.personTurn;
-    const roll = rollText(turn.dice);
+    const roll = this.rollName(turn.start, turn.dice);
     const before = !turn.moved && this.news ? `${this.news} ` : "";
     if (turn.done && !turn.moved) return `${before}Your roll ${roll}: no legal play. Press Pass.`;
     if (turn.done) return `Your play is complete: press Done (or Undo to change it).`;
     if (this.selected !== null) {
-      return `Your roll ${roll}: move the checker from ${this.selected} to a lit point.`;
+      const from = this.selected === BAR ? "the bar" : this.selected;
+      return `Your roll ${roll}: move the checker from ${from} to a lit point.`;
     }
     const left = turn.diceLeft.join("-");
     const what = turn.moved ? `Still to play: ${left}.` : `Your roll ${roll}.`;
@@ -772,9 +961,10 @@ class Page {
 
   showScore() {
     const { score } = this.match;
+    const single = this.game === "tapa" ? "A single game" : `A game of ${GAME_NAMES[this.game]}`;
     $("score").textContent = this.match.isMatch
       ? `Match to ${this.match.points}: you ${score.you}, bot ${score.bot}`
-      : "A single game";
+      : single;
     $("score").dataset.you = score.you;
     $("score").dataset.bot = score.bot;
   }

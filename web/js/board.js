@@ -1,12 +1,21 @@
 /**
  * The board as an SVG drawing, always from the person's side: your points 1-6 (your home)
  * bottom right, 7-12 bottom left, 13-18 top left, 19-24 top right; you start on 24 and bear
- * off to the tray at the bottom right, the bot starts on your 1 and bears off to the tray at
- * the top right. Tapa has no bar: the strip between the halves is only the board's fold.
+ * off to the tray at the bottom right. Each game is drawn its own way:
  *
- * A stack shows at most five checkers; a taller one shows its count on the last. A pinned
- * checker lies at the edge of its point, in its own colour, ringed in red with a lock, and the
- * first checker that pins it sits half on top of it.
+ * - Tapa: the bot starts on your 1 and bears off to the tray at the top right. There is no bar:
+ *   the strip between the halves is only the board's fold. A pinned checker lies at the edge of
+ *   its point, in its own colour, ringed in red with a lock, and the first checker that pins it
+ *   sits half on top of it.
+ * - Tabla: as Tapa, with the bar between the halves: your checkers hit wait on its upper half
+ *   (they come back in on your 19-24, top right), the bot's on its lower half (they come back
+ *   in on your 1-6). Your bar is a source you tap like a point (`data-point="25"`).
+ * - Gulbara: both sides run the same way round, anticlockwise, shown by arrows: you from your
+ *   24 to your home, the bot from your 12 (bottom left) round to its home, your 13-18 (top
+ *   left), bearing off into its tray on the left. Each side's start and home are marked in
+ *   its colour, and a climbing double says which double comes next.
+ *
+ * A stack shows at most five checkers; a taller one shows its count on the last.
  *
  * The drawing scales to its box, so its text would shrink with it on a phone: the view tells
  * CSS how many of the drawing's units a screen pixel is (`--unit` on the <svg>), and the
@@ -17,7 +26,7 @@
  * `data-lit`) that say what it shows, and `pointAt(x, y)` finds the point under the pointer.
  */
 
-import { POINTS } from "./tapa.js";
+import { POINTS } from "./position.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -32,25 +41,49 @@ const VISIBLE = 5; // checkers drawn in a stack
 const STACK = VISIBLE * D; // a stack's room, from the edge
 const MID = 64; // the middle strip, where the dice lie
 const HALF = 6 * PW;
-const FOLD = 14;
+const FOLD = 14; // Tapa's and Gulbara's fold between the halves
+const BAR = 56; // Tabla's bar between the halves
+const BAR_SHOWN = 4; // checkers drawn on each half of the bar
 const TRAY = 54;
 const TOP = LABEL + FRAME; // the board's inner top edge
 const INNER = 2 * STACK + MID;
 const BOTTOM = TOP + INNER;
-const LEFT = FRAME;
-const RIGHT_HALF = LEFT + HALF + FOLD;
-const TRAY_X = RIGHT_HALF + HALF + FRAME + 6;
-export const WIDTH = TRAY_X + TRAY + FRAME;
+const TRAY_COLUMN = TRAY + 2 * FRAME + 6; // a tray with its frame and the gap beside it
 export const HEIGHT = BOTTOM + FRAME + LABEL;
 const DIE = 36;
 const SLAB = 12; // a borne-off checker in the tray
+/** Your bar's point number, as a source of a move (web/js/games.js's BAR_POINT). */
+export const BAR_POINT = POINTS + 1;
+/** The keys of the two trays and the bot's bar in `BoardView.tops`. */
+export const YOUR_TRAY = 0;
+export const BOT_TRAY = -1;
+export const BOT_BAR = -BAR_POINT;
+
+/** Where things are for `game`: the halves' left edges, the trays' and the drawing's width. */
+function geometry(game) {
+  const left = game === "gulbara" ? TRAY_COLUMN : 0; // Gulbara: the bot's tray on the left
+  const board = left + FRAME;
+  const gap = game === "tabla" ? BAR : FOLD;
+  const rightHalf = board + HALF + gap;
+  const trayX = rightHalf + HALF + FRAME + 6;
+  return {
+    game,
+    woodX: left,
+    leftHalf: board,
+    gap,
+    rightHalf,
+    trayX,
+    botTrayX: game === "gulbara" ? FRAME : trayX,
+    width: trayX + TRAY + FRAME,
+  };
+}
 
 /** The column centre of point p (1-24) and whether it is in the top row. */
-function column(point) {
-  if (point <= 6) return { x: RIGHT_HALF + (6 - point) * PW + PW / 2, top: false };
-  if (point <= 12) return { x: LEFT + (12 - point) * PW + PW / 2, top: false };
-  if (point <= 18) return { x: LEFT + (point - 13) * PW + PW / 2, top: true };
-  return { x: RIGHT_HALF + (point - 19) * PW + PW / 2, top: true };
+function column(g, point) {
+  if (point <= 6) return { x: g.rightHalf + (6 - point) * PW + PW / 2, top: false };
+  if (point <= 12) return { x: g.leftHalf + (12 - point) * PW + PW / 2, top: false };
+  if (point <= 18) return { x: g.leftHalf + (point - 13) * PW + PW / 2, top: true };
+  return { x: g.rightHalf + (point - 19) * PW + PW / 2, top: true };
 }
 
 function el(tag, attrs = {}, children = []) {
@@ -80,10 +113,10 @@ function lock(x, y) {
 function stackOf(position, point) {
   const you = position.own[point - 1];
   const bot = position.opp[point - 1];
-  if (position.own_pinned.includes(point)) {
+  if (position.own_pinned?.includes(point)) {
     return [{ side: "you", pinned: true }, ...Array(bot).fill({ side: "bot", pinned: false })];
   }
-  if (position.opp_pinned.includes(point)) {
+  if (position.opp_pinned?.includes(point)) {
     return [{ side: "bot", pinned: true }, ...Array(you).fill({ side: "you", pinned: false })];
   }
   const side = you ? "you" : "bot";
@@ -114,19 +147,24 @@ const PIPS = {
 /**
  * A drawing of the board in an <svg> element. The view given to `render`:
  *
+ *   game       "tapa", "tabla" or "gulbara" (Tapa when left out)
  *   position   the position from your side (you are "own")
  *   diceYou    your dice [{value, used}], lead die first; diceBot the bot's
- *   movable    points whose checker you can move now (a Set)
+ *   movable    points whose checker you can move now (a Set; 25: your bar)
  *   selected   the point whose checker you took, or null
  *   lit        where it can go (a Set of points, 0 for off)
  *   moved      points where checkers just landed (the last play, to show it), a Set;
  *              -1: the bot bore a checker off
  *   turn       "you", "bot" or null: whose dice are live
+ *   climb      Gulbara: `{side, double, next, handed}` while a side plays a double that
+ *              climbs (or numbers handed over): the double played, the double that follows
+ *              it (0 after 6-6), whether handed over; else null
  */
 export class BoardView {
   constructor(svg) {
     this.svg = svg;
-    svg.setAttribute("viewBox", `0 0 ${WIDTH} ${HEIGHT}`);
+    this.g = geometry("tapa");
+    svg.setAttribute("viewBox", `0 0 ${this.g.width} ${HEIGHT}`);
     this.tops = new Map(); // point -> {x, y} of its top checker (trays: 0 yours, -1 the bot's)
     this.ghost = null;
     const fit = () => {
@@ -137,42 +175,117 @@ export class BoardView {
   }
 
   render(view) {
+    const game = view.game ?? "tapa";
+    if (game !== this.g.game) {
+      this.g = geometry(game);
+      this.svg.setAttribute("viewBox", `0 0 ${this.g.width} ${HEIGHT}`);
+    }
     const { position } = view;
     const tops = new Map();
     const parts = [this._frame()];
+    if (game === "gulbara") parts.push(this._route());
     for (let point = 1; point <= POINTS; point++) parts.push(this._point(point, view, tops));
-    parts.push(this._tray("bot", position.opp_off, false, view.moved.has(-1), tops));
-    parts.push(this._tray("you", position.own_off, view.lit.has(0), false, tops));
+    if (game === "tabla") {
+      parts.push(this._bar("you", position.own_bar, view, tops));
+      parts.push(this._bar("bot", position.opp_bar, view, tops));
+    }
+    parts.push(this._tray("bot", position.opp_off, false, view.moved.has(BOT_TRAY), tops));
+    parts.push(this._tray("you", position.own_off, view.lit.has(YOUR_TRAY), false, tops));
     parts.push(this._dice(view.diceBot, "bot", view.turn === "bot"));
     parts.push(this._dice(view.diceYou, "you", view.turn === "you"));
+    if (view.climb) parts.push(this._climb(view.climb));
     this.svg.replaceChildren(...parts);
     this.svg.dataset.turn = view.turn || "";
+    this.svg.dataset.game = game;
+    this.svg.dataset.climb = view.climb ? String(view.climb.next) : "";
     this.tops = tops;
     this.ghost = null;
   }
 
   _frame() {
+    const g = this.g;
     const board = el("g", { class: "frame" });
+    const boardWidth = g.trayX - 6 - g.woodX;
     board.append(
       el("rect", {
-        x: 0, y: LABEL, width: TRAY_X - 6, height: INNER + 2 * FRAME, rx: 10, class: "wood",
+        x: g.woodX, y: LABEL, width: boardWidth, height: INNER + 2 * FRAME, rx: 10, class: "wood",
       }),
-      el("rect", { x: LEFT, y: TOP, width: HALF, height: INNER, class: "felt" }),
-      el("rect", { x: RIGHT_HALF, y: TOP, width: HALF, height: INNER, class: "felt" }),
+      el("rect", { x: g.leftHalf, y: TOP, width: HALF, height: INNER, class: "felt" }),
+      el("rect", { x: g.rightHalf, y: TOP, width: HALF, height: INNER, class: "felt" }),
       el("rect", {
-        x: TRAY_X - FRAME, y: LABEL, width: TRAY + 2 * FRAME, height: INNER + 2 * FRAME, rx: 10,
+        x: g.trayX - FRAME, y: LABEL, width: TRAY + 2 * FRAME, height: INNER + 2 * FRAME, rx: 10,
         class: "wood",
       }),
     );
+    if (g.game === "gulbara") {
+      board.append(
+        el("rect", {
+          x: g.botTrayX - FRAME, y: LABEL, width: TRAY + 2 * FRAME, height: INNER + 2 * FRAME,
+          rx: 10, class: "wood",
+        }),
+      );
+    }
+    if (g.game === "tabla") {
+      board.append(
+        el("rect", {
+          x: g.leftHalf + HALF, y: TOP, width: g.gap, height: INNER, class: "bar-bed",
+        }),
+      );
+    }
+    // Gulbara: each side's start point (your 24, the bot's your 12) in a pill of its colour.
+    const starts = g.game === "gulbara" ? { 24: "you", 12: "bot" } : {};
     for (let point = 1; point <= POINTS; point++) {
-      const { x, top } = column(point);
-      board.append(text(x, top ? LABEL - 6 : HEIGHT - 6, String(point), { class: "number" }));
+      const { x, top } = column(g, point);
+      const y = top ? LABEL - 6 : HEIGHT - 6;
+      const side = starts[point];
+      if (side) {
+        board.append(
+          el("rect", {
+            x: x - PW / 2 + 2, y: top ? 2 : BOTTOM + FRAME + 2, width: PW - 4, height: LABEL - 4,
+            rx: (LABEL - 4) / 2, class: `start-pill ${side}`, "data-start": side,
+          }),
+        );
+      }
+      const classes = side ? `number start ${side}` : "number";
+      board.append(text(x, y, String(point), { class: classes }));
     }
     return board;
   }
 
+  /** Gulbara's route: both sides anticlockwise (arrows along the middle strip), and each
+   * side's home (a band along it) in its colour; `_frame` marks the starts. */
+  _route() {
+    const g = this.g;
+    const group = el("g", { class: "route" });
+    const high = TOP + STACK + 7; // just inside the middle strip, under the top row
+    const low = BOTTOM - STACK - 7;
+    const left = g.leftHalf + 10;
+    const right = g.rightHalf + HALF - 10;
+    // Top row right to left, down the left end, bottom row left to right, up the right end.
+    const loop =
+      `M ${right} ${high} H ${left + 14} Q ${left} ${high} ${left} ${high + 14} ` +
+      `V ${low - 14} Q ${left} ${low} ${left + 14} ${low} H ${right - 14} ` +
+      `Q ${right} ${low} ${right} ${low - 14} V ${high + 14}`;
+    group.append(el("path", { d: loop, class: "route-line" }));
+    const arrow = (x, y, angle) =>
+      el("path", {
+        d: "M -7 -6 L 5 0 L -7 6 Z",
+        transform: `translate(${x} ${y}) rotate(${angle})`,
+        class: "route-arrow",
+      });
+    for (const x of [g.rightHalf + HALF / 2, g.leftHalf + HALF / 2]) {
+      group.append(arrow(x, high, 180), arrow(x, low, 0));
+    }
+    group.append(arrow(left, (high + low) / 2, 90), arrow(right, (high + low) / 2, -90));
+    // Homes: yours your 1-6 (bottom right), the bot's your 13-18 (top left).
+    const band = (x, y, side) =>
+      el("rect", { x, y, width: HALF, height: 8, class: `home-band ${side}` });
+    group.append(band(g.rightHalf, BOTTOM - 8, "you"), band(g.leftHalf, TOP, "bot"));
+    return group;
+  }
+
   _point(point, view, tops) {
-    const { x, top } = column(point);
+    const { x, top } = column(this.g, point);
     const { position } = view;
     const edge = top ? TOP : BOTTOM;
     const toward = top ? 1 : -1;
@@ -227,6 +340,45 @@ export class BoardView {
     return group;
   }
 
+  /** Tabla's bar: your hit checkers on its upper half (your bar is point 25, a source you
+   * take checkers from), the bot's on its lower half, each stack from the middle outwards. */
+  _bar(side, count, view, tops) {
+    const x = this.g.leftHalf + HALF + this.g.gap / 2;
+    const yours = side === "you";
+    const middle = TOP + INNER / 2;
+    const toward = yours ? -1 : 1;
+    const movable = yours && view.movable.has(BAR_POINT);
+    const selected = yours && view.selected === BAR_POINT;
+    const group = el("g", {
+      class: `bar ${side}`,
+      "data-point": yours ? BAR_POINT : null,
+      "data-bar": side,
+      [`data-${side}`]: count,
+      "data-movable": yours ? movable : null,
+      "data-selected": yours ? selected : null,
+    });
+    group.append(
+      el("rect", {
+        x: x - this.g.gap / 2, y: yours ? TOP : middle, width: this.g.gap, height: INNER / 2,
+        class: "hit",
+      }),
+    );
+    const shown = Math.min(count, BAR_SHOWN);
+    for (let i = 0; i < shown; i++) {
+      const y = middle + toward * (R + 6 + i * D);
+      const last = i === shown - 1;
+      const classes = ["checker", side];
+      if (last && movable) classes.push("movable");
+      if (last && selected) classes.push("selected");
+      if (last && !yours && view.moved.has(BOT_BAR)) classes.push("moved");
+      const label = last && count > shown ? count : null;
+      group.append(this._checker(x, y, classes, label, 0));
+      if (last) tops.set(yours ? BAR_POINT : BOT_BAR, { x, y });
+    }
+    if (!shown) tops.set(yours ? BAR_POINT : BOT_BAR, { x, y: middle + toward * (R + 6) });
+    return group;
+  }
+
   _checker(x, y, classes, count, pinnedToward) {
     const parts = [el("circle", { cx: x, cy: y, r: R - 1 })];
     if (pinnedToward) {
@@ -241,36 +393,38 @@ export class BoardView {
 
   _tray(side, off, lit, moved, tops) {
     const top = side === "bot";
+    const x0 = top ? this.g.botTrayX : this.g.trayX;
     const y0 = top ? TOP : TOP + STACK + MID;
     const group = el("g", {
       class: `tray ${side}`,
-      "data-point": side === "you" ? 0 : -1,
+      "data-point": side === "you" ? YOUR_TRAY : BOT_TRAY,
       "data-off": off,
       "data-lit": lit,
     });
     // A bear-off of the bot's last play marks its tray as a landing marks a point (blue).
     const bed = `tray-bed${lit ? " lit" : ""}${moved ? " moved" : ""}`;
-    group.append(el("rect", { x: TRAY_X, y: y0, width: TRAY, height: STACK, rx: 6, class: bed }));
+    group.append(el("rect", { x: x0, y: y0, width: TRAY, height: STACK, rx: 6, class: bed }));
     for (let i = 0; i < off; i++) {
       const y = top ? y0 + 4 + i * (SLAB + 1) : y0 + STACK - 4 - SLAB - i * (SLAB + 1);
       group.append(
         el("rect", {
-          x: TRAY_X + 6, y, width: TRAY - 12, height: SLAB, rx: 3, class: `slab ${side}`,
+          x: x0 + 6, y, width: TRAY - 12, height: SLAB, rx: 3, class: `slab ${side}`,
         }),
       );
     }
     const labelY = top ? y0 + STACK - 10 : y0 + 24;
-    group.append(text(TRAY_X + TRAY / 2, labelY, `${off}`, { class: "tray-count" }));
+    group.append(text(x0 + TRAY / 2, labelY, `${off}`, { class: "tray-count" }));
     const nameY = top ? y0 + STACK + 25 : y0 - 10;
-    group.append(text(TRAY_X + TRAY / 2, nameY, top ? "bot" : "you", { class: "tray-name" }));
+    group.append(text(x0 + TRAY / 2, nameY, top ? "bot" : "you", { class: "tray-name" }));
     const last = Math.max(off - 1, 0) * (SLAB + 1);
     const y = top ? y0 + 4 + SLAB / 2 + last : y0 + STACK - 4 - SLAB / 2 - last;
-    tops.set(top ? -1 : 0, { x: TRAY_X + TRAY / 2, y });
+    tops.set(top ? BOT_TRAY : YOUR_TRAY, { x: x0 + TRAY / 2, y });
     return group;
   }
 
   _dice(dice, side, live) {
-    const centre = side === "you" ? RIGHT_HALF + HALF / 2 : LEFT + HALF / 2;
+    const g = this.g;
+    const centre = side === "you" ? g.rightHalf + HALF / 2 : g.leftHalf + HALF / 2;
     const size = dice.length > 2 ? DIE * 0.8 : DIE;
     const gap = 10;
     const width = dice.length * size + (dice.length - 1) * gap;
@@ -288,7 +442,36 @@ export class BoardView {
     return group;
   }
 
-  /** The point (1-24, 0 for your tray) under the client coordinates, or null. */
+  /** Gulbara's climb, in the half opposite the side's dice: the double that comes next
+   * (`next`), or what follows the last: the side's roll (numbers handed over) or the turn
+   * passing. */
+  _climb({ side, next, handed }) {
+    const g = this.g;
+    const centre = side === "you" ? g.leftHalf + HALF / 2 : g.rightHalf + HALF / 2;
+    const y = TOP + STACK + MID / 2;
+    const label = next ? "next" : handed ? "then a roll" : "last double";
+    const size = DIE * 0.7;
+    const dice = next ? [next, next] : [];
+    // Room for the label at app.css's largest size (22 units, about 12 a letter).
+    const width = next ? 64 + dice.length * (size + 6) : 12 * label.length + 12;
+    const left = centre - width / 2;
+    const group = el("g", { class: "climb", "data-side": side, "data-next": next || 0 }, [
+      el("rect", { x: left - 8, y: y - size / 2 - 5, width: width + 16, height: size + 10, rx: 8 }),
+      text(next ? left + 30 : centre, y + 6, label, { class: "climb-text" }),
+    ]);
+    dice.forEach((value, i) => {
+      const x = left + 64 + i * (size + 6);
+      const die = el("g", { class: `die ${side}` });
+      die.append(el("rect", { x, y: y - size / 2, width: size, height: size, rx: 5 }));
+      for (const [u, v] of PIPS[value]) {
+        die.append(el("circle", { cx: x + u * size, cy: y - size / 2 + v * size, r: size / 11 }));
+      }
+      group.append(die);
+    });
+    return group;
+  }
+
+  /** The point (1-24, 25 your bar, 0 your tray) under the client coordinates, or null. */
   pointAt(clientX, clientY) {
     const hit = document.elementFromPoint(clientX, clientY);
     const point = hit && hit.closest("[data-point]");
@@ -326,14 +509,20 @@ export class BoardView {
     }
   }
 
-  /** Slides the checker now on top of `to` (0: your tray, -1: the bot's) from where the top
-   * of `from` was before the last render (`before`, the old `tops`), for `ms` milliseconds. */
+  /** Slides the checker now on top of `to` (a point; 0: your tray, -1: the bot's; 25 your
+   * bar, -25 the bot's) from where the top of `from` was before the last render (`before`,
+   * the old `tops`), for `ms` milliseconds. */
   slide(before, from, to, ms) {
     const start = before.get(from);
     const end = this.tops.get(to);
     if (!start || !end || ms <= 0) return;
-    const trays = { 0: ".tray.you .slab", "-1": ".tray.bot .slab" };
-    const selector = to <= 0 ? trays[to] : `[data-point="${to}"] .checker`;
+    const selectors = {
+      [YOUR_TRAY]: ".tray.you .slab",
+      [BOT_TRAY]: ".tray.bot .slab",
+      [BAR_POINT]: ".bar.you .checker",
+      [BOT_BAR]: ".bar.bot .checker",
+    };
+    const selector = selectors[to] ?? `[data-point="${to}"] .checker`;
     const nodes = this.svg.querySelectorAll(selector);
     const node = nodes[nodes.length - 1];
     if (!node || !node.animate) return;

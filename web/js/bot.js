@@ -11,16 +11,29 @@
  *   game every one of the opponent's 21 rolls and its best reply (valued by the network from
  *   the opponent's side, or exactly where the reply ends the game); a candidate is worth minus
  *   the opponent's expected best, the rolls weighted 1/36 and 2/36 (agents/td/search.py). All
- *   replies of all candidates are valued in one batch.
+ *   replies of all candidates are valued in one batch. In Gulbara the next decision may be the
+ *   same side's, or have fixed dice (a climbing double, numbers handed over): it is searched
+ *   as agents/bots/search.py does (`Bot.following`).
+ *
+ * Each game has its levels (`GAME_LEVELS`): Tapa's are `LEVELS`; Tabla's and Gulbara's play
+ * their game's network (web/models/tabla-td.onnx, gulbara-td.onnx) at 1-ply and 2-ply. A
+ * position says its game, and `choose` and `rank` play the levels of that game.
  *
  * onnxruntime-web (installed by `npm ci` in web/) is imported when `loadBot` is called, so
  * importing this module costs nothing.
  */
 
-import { encodeMany, ENCODINGS } from "./encoding.js";
-import { notatedPlays } from "./notation.js";
-import { flipPosition } from "./position.js";
-import { checkRules, legalPlays, outcome } from "./rules.js";
+import {
+  ENCODINGS,
+  GAMES,
+  checkRules,
+  encodeMany,
+  gameOf,
+  legalPlays,
+  nextTurn,
+  notatedPlays,
+  outcome,
+} from "./games.js";
 
 /** The folder of onnxruntime-web's files, relative to web/, and the build the bot imports:
  * the WebAssembly backend alone, as an ES module. */
@@ -81,6 +94,47 @@ export const LEVELS = Object.freeze(
  * hundredths of a second in headless Chromium (docs/web.md gives the figures). */
 export const DEFAULT_LEVEL = "2ply";
 
+/** The levels of Tabla or Gulbara with the network `model` trained on `checkpoint`: 1-ply, and
+ * 2-ply over its best `CANDIDATES` plays (in Gulbara a climbing double or numbers handed over
+ * are the next decision of their side, searched at the same depth: agents/bots/search.py).
+ * The page values Tabla's races by the network, as Tapa's (`@nobearoff`). */
+function raceLevels(game, model, checkpoint) {
+  const network = game === "tabla" ? "@nobearoff" : "";
+  const interim = checkpoint.startsWith("runs/")
+    ? "a network still in training (an interim snapshot of its run)"
+    : "the shipped network";
+  return [
+    {
+      id: "1ply",
+      label: "1-ply",
+      description: `${interim}, the best play by its equity`,
+      model,
+      ply: 1,
+      player: `${checkpoint}${network}`,
+    },
+    {
+      id: "2ply",
+      label: "2-ply",
+      description: `${interim}, looking one roll further for its best ${CANDIDATES} plays`,
+      model,
+      ply: 2,
+      candidates: CANDIDATES,
+      player: `${checkpoint}@2ply${network}`,
+    },
+  ].map((level) => Object.freeze({ ...level, game }));
+}
+
+/** Each game's levels, weakest first: Tapa's are `LEVELS`. */
+export const GAME_LEVELS = Object.freeze({
+  tapa: LEVELS,
+  tabla: Object.freeze(raceLevels("tabla", "tabla-td", "runs/tabla-td/checkpoints/bot.pt")),
+  gulbara: Object.freeze(
+    raceLevels("gulbara", "gulbara-td", "runs/gulbara-td/checkpoints/bot.pt"),
+  ),
+});
+/** Each game's default level. */
+export const DEFAULT_LEVELS = Object.freeze({ tapa: DEFAULT_LEVEL, tabla: "2ply", gulbara: "2ply" });
+
 /** A model or level that cannot be used; the one-line message says why. */
 export class BotError extends Error {
   constructor(message) {
@@ -89,11 +143,13 @@ export class BotError extends Error {
   }
 }
 
-function levelOf(id) {
-  const level = LEVELS.find((known) => known.id === id);
+function levelOf(id, game = "tapa") {
+  const levels = GAME_LEVELS[game];
+  const level = levels.find((known) => known.id === id);
   if (!level) {
-    const known = LEVELS.map((each) => each.id).join(", ");
-    throw new BotError(`unknown level ${JSON.stringify(id)}; choose one of ${known}`);
+    const known = levels.map((each) => each.id).join(", ");
+    const which = game === "tapa" ? "" : `${game} `;
+    throw new BotError(`unknown ${which}level ${JSON.stringify(id)}; choose one of ${known}`);
   }
   return level;
 }
@@ -107,7 +163,7 @@ function outcomePoints(result) {
 function exactChances(result) {
   const chances = Object.fromEntries(OUTCOMES.map((name) => [name, 0]));
   if (result.winner === 0) chances.draw = 1;
-  else chances[(result.winner > 0 ? "win" : "lose") + (result.points === 2 ? "_double" : "")] = 1;
+  else chances[(result.winner > 0 ? "win" : "lose") + (result.points >= 2 ? "_double" : "")] = 1;
   return chances;
 }
 
@@ -137,8 +193,9 @@ class Network {
     this.session = session;
     this.description = description;
     this.metadata = description.metadata;
-    this.encoding = ENCODINGS[this.metadata.encoding];
-    this.rules = checkRules(this.metadata.rules);
+    this.game = this.metadata.game ?? "tapa";
+    this.encoding = ENCODINGS[this.game][this.metadata.encoding];
+    this.rules = checkRules(this.metadata.rules, this.game);
     this.points = Float64Array.from(this.metadata.network.outcome_points);
     this.queue = Promise.resolve();
   }
@@ -148,11 +205,16 @@ class Network {
     const describedAt = new URL(`${MODELS_FOLDER}${name}.json`, base);
     const description = await (await fetchOk(describedAt)).json();
     const metadata = description.metadata ?? {};
-    const encoding = ENCODINGS[metadata.encoding];
+    const game = metadata.game ?? "tapa";
+    if (!GAMES.includes(game)) {
+      throw new BotError(`${describedAt}: a network of ${game}, not of ${GAMES.join(", ")}`);
+    }
+    const known = ENCODINGS[game];
+    const encoding = Object.hasOwn(known, metadata.encoding) ? known[metadata.encoding] : null;
     if (!encoding || encoding.version !== metadata.encoding_version) {
       throw new BotError(
         `${describedAt}: encoding ${metadata.encoding} (${metadata.encoding_version}) is not ` +
-          `one of ${Object.values(ENCODINGS).map((e) => e.version).join(", ")}`,
+          `one of ${Object.values(known).map((e) => e.version).join(", ")}`,
       );
     }
     if (metadata.network?.input_size !== encoding.size) {
@@ -187,7 +249,7 @@ class Network {
   probabilities(positions) {
     const run = this.queue.then(async () => {
       const size = this.encoding.size;
-      const features = encodeMany(positions, this.encoding.name);
+      const features = encodeMany(positions, this.encoding.name, undefined, this.game);
       const input = new this.ort.Tensor("float32", features, [positions.length, size]);
       const { input: inputName, output: outputName } = this.description;
       const result = await this.session.run({ [inputName]: input });
@@ -225,6 +287,7 @@ export class Bot {
     this.networks = networks;
     this.levels = LEVELS;
     this.defaultLevel = DEFAULT_LEVEL;
+    this.gameLevels = GAME_LEVELS;
   }
 
   /** The description of a model (web/models/NAME.json) by name. */
@@ -252,7 +315,11 @@ export class Bot {
         scores[index] = outcomePoints(result);
         continue;
       }
-      const opponent = flipPosition(plays[index]);
+      if (network.game === "gulbara") {
+        scores[index] = await this.following(network, plays[index]);
+        continue;
+      }
+      const opponent = nextTurn(plays[index]).position;
       const rolls = ROLLS.map(({ dice }) => {
         const start = replies.length;
         replies.push(...legalPlays(opponent, dice, network.rules));
@@ -279,9 +346,62 @@ export class Bot {
     return { scores, probabilities };
   }
 
-  /** The afterstate the level plays: one of `legalPlays(position, dice)`. */
-  async choose(position, dice, level = DEFAULT_LEVEL) {
-    const chosen = levelOf(level);
+  /** Values `plays` (afterstates of one side) at one ply, a play that ends the game at its
+   * points: a Float64Array, and the index of the best (the first on a tie). */
+  async oneply(network, plays) {
+    const probabilities = await network.probabilities(plays);
+    const values = Float64Array.from(plays, (play, i) => {
+      const ended = outcome(play, network.rules);
+      return ended ? outcomePoints(ended) : network.equity(probabilities, i);
+    });
+    let best = 0;
+    for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+    return { values, best };
+  }
+
+  /**
+   * Gulbara's 2-ply value of the unfinished afterstate `afterstate`, from the side that played
+   * it (agents/bots/search.py): the next decision, whoever's it is. Its dice fixed (a climb to
+   * play, or numbers handed over), its side plays its best play by one ply and that play is
+   * valued at 2 plies again; thrown, the 21 rolls' best replies by one ply, weighted by their
+   * chances. Negative where the next decision is the other side's.
+   */
+  async following(network, afterstate) {
+    const { position, passed } = nextTurn(afterstate);
+    const sign = passed ? -1 : 1;
+    if (position.climb > 0) {
+      const plays = legalPlays(position, [position.climb, position.climb], network.rules);
+      const { best } = await this.oneply(network, plays);
+      const ended = outcome(plays[best], network.rules);
+      const value = ended ? outcomePoints(ended) : await this.following(network, plays[best]);
+      return sign * value;
+    }
+    const replies = [];
+    const rolls = ROLLS.map(({ dice }) => {
+      const start = replies.length;
+      replies.push(...legalPlays(position, dice, network.rules));
+      return [start, replies.length];
+    });
+    const { values } = await this.oneply(network, replies);
+    let expected = 0;
+    rolls.forEach(([start, stop], r) => {
+      let best = -Infinity;
+      for (let i = start; i < stop; i++) if (values[i] > best) best = values[i];
+      expected += best * ROLLS[r].weight;
+    });
+    return sign * expected;
+  }
+
+  /** The levels of `game` (Tapa's by default). */
+  levelsOf(game = "tapa") {
+    return GAME_LEVELS[game];
+  }
+
+  /** The afterstate the level plays: one of `legalPlays(position, dice)`. `level` is an id of
+   * the position's game's levels (`GAME_LEVELS`); left out, the game's default. */
+  async choose(position, dice, level) {
+    const game = gameOf(position);
+    const chosen = levelOf(level ?? DEFAULT_LEVELS[game], game);
     const plays = legalPlays(position, dice, this.networks.get(chosen.model).rules);
     if (plays.length === 1) return plays[0];
     const { scores } = await this.evaluate(plays, chosen);
@@ -294,8 +414,9 @@ export class Bot {
    * (exact for a play that ends the game); `chances` the five outcome probabilities at
    * 1-ply, `null` at 2-ply. At 2-ply only the level's `candidates` searched plays are ranked.
    */
-  async rank(position, dice, level = DEFAULT_LEVEL, count = 5) {
-    const chosen = levelOf(level);
+  async rank(position, dice, level, count = 5) {
+    const game = gameOf(position);
+    const chosen = levelOf(level ?? DEFAULT_LEVELS[game], game);
     const network = this.networks.get(chosen.model);
     const plays = notatedPlays(position, dice, network.rules);
     const afterstates = plays.map((play) => play.afterstate);
@@ -339,7 +460,7 @@ export async function loadBot(baseUrl = new URL("../", import.meta.url)) {
   ort.env.wasm.wasmPaths = ortFolder.href;
   ort.env.wasm.numThreads = 1; // a plain static server gives no cross-origin isolation
   ort.env.logLevel = "error";
-  const names = [...new Set(LEVELS.map((level) => level.model))];
+  const names = [...new Set(Object.values(GAME_LEVELS).flatMap((ls) => ls.map((l) => l.model)))];
   const loaded = await Promise.all(names.map((name) => Network.load(ort, base, name)));
   return new Bot(ort, new Map(names.map((name, i) => [name, loaded[i]])));
 }

@@ -1,7 +1,8 @@
 /**
  * A game or a match between the person ("you") and the bot, as Python's agents/play/terminal.py
- * plays it: who starts (R2), what a finished game is worth (R8, R9, R10) and the match score
- * (R11). No page here, so that the rules of a match read on their own.
+ * plays it: who starts (R2, T2, G2), what a finished game is worth (R8, R9, R10; a Tabla or
+ * Gulbara mars, T8, G9) and the match score (R11). No page here, so that the rules of a match
+ * read on their own.
  *
  * R2: for the first game each side throws one die, again on a tie; the higher die starts,
  * with a fresh roll of two dice. R11: a match goes to N points, each game is worth its 1 or 2
@@ -9,7 +10,8 @@
  * has no doubling cube, so there is no Crawford rule.
  */
 
-import { CHECKERS, flipPosition } from "./tapa.js";
+import { CHECKERS, flipPosition, gameOf } from "./games.js";
+import { gulbaraPoint } from "./position_tabla_gulbara.js";
 
 export const YOU = "you";
 export const BOT = "bot";
@@ -35,7 +37,8 @@ export function openingThrow(throwOne) {
  * @param {{winner: number, points: number}} result `outcome(after)`.
  * @param {string} mover who made that play, YOU or BOT.
  * @returns {{winner: string|null, points: number, kind: string, how: string}} `winner` null
- *   for a draw; `kind` "single", "gammon", "mother" or "draw".
+ *   for a draw; `kind` "single", "gammon", "mother" or "draw" (Tapa), "single", "mars" or
+ *   "backgammon" (Tabla and Gulbara).
  */
 export function gameResult(after, result, mover) {
   if (result.winner === 0) {
@@ -48,6 +51,12 @@ export function gameResult(after, result, mover) {
   const loser = winner === YOU ? BOT : YOU;
   if (winnerView.own_off === CHECKERS && result.points === 1) {
     return { winner, points: 1, kind: "single", how: `${name(winner)} bore off all 15 first` };
+  }
+  if (gameOf(after) !== "tapa") {
+    // Tabla and Gulbara: a mars (2 points), or in Tabla under backgammon_triple a backgammon.
+    const kind = result.points === 3 ? "backgammon" : "mars";
+    const how = `${name(winner)} bore off all 15 before ${name(loser)} bore off any`;
+    return { winner, points: result.points, kind, how };
   }
   if (winnerView.own_off === CHECKERS) {
     return {
@@ -107,8 +116,10 @@ export class Match {
   }
 }
 
-/** A play's text in the other side's numbering (point p is 25 - p), as agents/play/terminal.py
- * writes the bot's plays "on your board". */
-export function mirrored(text) {
-  return text.replace(/(?<![(\d])(\d+)(?![)\d])/g, (match) => String(25 - Number(match)));
+/** A play's text in the other side's numbering, as agents/play/terminal.py writes the bot's
+ * plays "on your board": point p is 25 - p (Tapa, Tabla), or p + 12 modulo 24 in Gulbara,
+ * where both sides run the same way. */
+export function mirrored(text, game = "tapa") {
+  const mirror = game === "gulbara" ? gulbaraPoint : (point) => 25 - point;
+  return text.replace(/(?<![(\d])(\d+)(?![)\d])/g, (match) => String(mirror(Number(match))));
 }

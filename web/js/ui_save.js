@@ -9,13 +9,15 @@
  *
  * A record (version SAVE_VERSION) is a plain object:
  *
+ *   game         "tabla" or "gulbara" for a game of those; absent for Tapa (whose records are
+ *                as they always were)
  *   seed, dice   the dice's seed and their generator's state after the last roll (ui_dice.js)
  *   level        the bot's level id
  *   match        points to win the match (0: a single game); games: each finished game's
  *                gameResult (ui_match.js), from which the score is counted again
  *   phase        "your-turn" or "bot-turn" (a turn begins: position is the mover's, roll its
- *                dice) or "game-over" (a game of a match has ended: position is the last one,
- *                from your side, and status says how it ended)
+ *                dice; in Gulbara a climb's double) or "game-over" (a game of a match has
+ *                ended: position is the last one, from your side, and status says how it ended)
  *   plays        plays made in this game, news the line the next status begins with
  *   moved        the points the bot's last play landed on (-1: its tray), still marked
  *   log          the game log, [[line, side]] with side "", "you" or "bot"
@@ -28,7 +30,8 @@
  * break the page; the next record written replaces it.
  */
 
-import { checkDice, checkPosition, outcome } from "./tapa.js";
+import { GAMES, checkPosition, gameOf, outcome } from "./games.js";
+import { checkDice } from "./rules.js";
 import { MAX_SEED } from "./ui_dice.js";
 import { BOT, Match, YOU } from "./ui_match.js";
 
@@ -36,7 +39,11 @@ export const SAVE_KEY = "tapa.game";
 export const SAVE_VERSION = 1;
 export const PHASES = ["your-turn", "bot-turn", "game-over"];
 
-const KINDS = ["single", "gammon", "mother", "draw"];
+const KINDS = {
+  tapa: ["single", "gammon", "mother", "draw"],
+  tabla: ["single", "mars", "backgammon"],
+  gulbara: ["single", "mars"],
+};
 const SIDES = ["", YOU, BOT];
 
 /** The browser's localStorage, or null where using it is refused (it may throw on access). */
@@ -58,7 +65,8 @@ export function saveGame(record, storage = defaultStorage()) {
   }
 }
 
-/** The saved record, checked, or null when there is none or it cannot be used. */
+/** The saved record, checked, or null when there is none or it cannot be used. `levelIds`
+ * lists the level ids a game may be saved at: an array (Tapa's), or a function of the game. */
 export function loadGame(levelIds, storage = defaultStorage()) {
   try {
     const text = storage.getItem(SAVE_KEY);
@@ -87,25 +95,30 @@ const text = (value) => typeof value === "string";
 /**
  * A copy of `value` with only the record's fields, when it is a whole record of this version
  * that a game can go on from (levels among `levelIds`, the match not decided, the position
- * one the rules accept and not finished on a turn); else throws an Error saying what is wrong.
+ * one of the record's game that the rules accept and not finished on a turn); else throws an
+ * Error saying what is wrong.
  */
 export function checkSaved(value, levelIds) {
   check(value !== null && typeof value === "object" && !Array.isArray(value), "record");
   check(value.version === SAVE_VERSION, "version");
   const { seed, dice, level, match, games, phase, position, roll, plays, news, moved, log } =
     value;
+  const game = value.game ?? "tapa";
+  check(GAMES.includes(game) && value.game !== "tapa", "game");
   check(whole(seed, 0, MAX_SEED), "seed");
   const words = Array.isArray(dice) && dice.length === 4;
   check(words && dice.every((word) => whole(word, 0, MAX_SEED)), "dice");
-  check(levelIds.includes(level), "level");
-  check(whole(match, 0, 99), "match");
+  const levels = typeof levelIds === "function" ? levelIds(game) : levelIds;
+  check(Array.isArray(levels) && levels.includes(level), "level");
+  check(whole(match, 0, 99) && (game === "tapa" || match === 0), "match");
   check(Array.isArray(games), "games");
   const played = new Match(match);
-  for (const game of games) {
-    check(game !== null && typeof game === "object", "games");
-    const { winner, points, kind, how } = game;
-    check([YOU, BOT, null].includes(winner) && KINDS.includes(kind) && text(how), "games");
-    check(whole(points, 0, 2) && (winner === null) === (points === 0), "games");
+  for (const result of games) {
+    check(result !== null && typeof result === "object", "games");
+    const { winner, points, kind, how } = result;
+    check([YOU, BOT, null].includes(winner) && KINDS[game].includes(kind) && text(how), "games");
+    const most = game === "tabla" ? 3 : 2;
+    check(whole(points, 0, most) && (winner === null) === (points === 0), "games");
     check(!played.over, "games"); // a decided match is not saved
     played.record({ winner, points, kind, how });
   }
@@ -119,7 +132,10 @@ export function checkSaved(value, levelIds) {
       log.every((entry) => Array.isArray(entry) && text(entry[0]) && SIDES.includes(entry[1])),
     "log",
   );
+  const readable = position !== null && typeof position === "object";
+  check(readable && gameOf(position) === game, "position");
   const record = {
+    ...(game === "tapa" ? {} : { game }),
     seed,
     dice: [...dice],
     level,
@@ -138,6 +154,11 @@ export function checkSaved(value, levelIds) {
   } else {
     check(outcome(record.position) === null, "position"); // a finished game has no next turn
     record.roll = [...checkDice(roll)];
+    if (game === "gulbara") {
+      // A turn is its mover's, and a climb (or numbers handed over) plays its own double.
+      const { next, climb } = record.position;
+      check(next === "own" && (!climb || roll.every((die) => die === climb)), "roll");
+    }
   }
   return record;
 }

@@ -1,34 +1,52 @@
 /**
  * The person's turn as it is played on the page: a checker is taken from one point to
  * another in one gesture (a tap then a tap, or a drag), which may use one die or several in a
- * row, and Undo takes back the last gesture. Built on CheckerTurn (web/js/turn.js), which
- * keeps the dice rules (R6) exact, so the plays completed here are exactly legalPlays'.
+ * row, and Undo takes back the last gesture. Built on the game's checker turn (web/js/turn.js,
+ * web/js/turn_tabla_gulbara.js), which keeps the dice rules (R6, T6) exact, so the plays
+ * completed here are exactly legalPlays'. In Tabla the bar is a source like a point (25).
  *
  * When two dice can take a checker to the same place, the exact die is used for a bear-off,
  * then the "lead" die first: the larger die unless the person swapped the dice.
  * Refused moves come with a one-line reason (`whyNot`).
  */
 
-import { CheckerTurn } from "./tapa.js";
+import { BAR_POINT, checkerTurn, gameOf } from "./games.js";
 
 const HOME = 6;
 export const OFF = 0;
 
-/** A point's name in messages: its number, or "off". */
+/** A point's name in messages: its number, "bar" or "off". */
 export function pointName(point) {
+  if (point === BAR_POINT) return "bar";
   return point === OFF ? "off" : String(point);
 }
 
+/** The rule on using the dice, by game, for a refused move. */
+const DICE_RULE = { tapa: " (R6)", tabla: " (T6)", gulbara: "" };
+
 export class PersonTurn {
   /**
-   * @param {object} position the position, the person to move (mover's view).
-   * @param {number[]} dice the roll.
-   * @param {object} [rules] the rule flags.
+   * @param {object} position the position, the person to move (mover's view), of any game.
+   * @param {number[]} dice the roll (in Gulbara with a climb to play, that double).
+   * @param {object} [rules] the game's rule flags.
    */
   constructor(position, dice, rules) {
-    this.turn = new CheckerTurn(position, dice, rules);
+    this.game = gameOf(position);
+    this.turn = checkerTurn(position, dice, rules);
     this.gestures = []; // how many checker moves each gesture made, for Undo
     this.lead = Math.max(dice[0], dice[1]);
+  }
+
+  /** How many dice the turn has: 2, 4 for a double, fewer for numbers handed over (G6). */
+  get diceCount() {
+    return this.turn.diceLeft.length + this.turn.moves.length;
+  }
+
+  /** Whether the person has a checker on `point` (25: the bar). */
+  has(point) {
+    const position = this.turn.position;
+    if (point === BAR_POINT) return (position.own_bar ?? 0) > 0;
+    return point >= 1 && point <= 24 && position.own[point - 1] > 0;
   }
 
   get done() {
@@ -130,19 +148,27 @@ export class PersonTurn {
   whyNot(source, target) {
     const position = this.turn.position;
     const dice = this.turn.diceLeft;
+    const bar = position.own_bar ?? 0;
     if (this.done) return "Your play is complete: press Done, or Undo to change it.";
-    if (!position.own[source - 1]) return `You have no checker on point ${source}.`;
-    if (position.own_pinned.includes(source)) {
+    if (!this.has(source)) {
+      return source === BAR_POINT
+        ? "You have no checker on the bar."
+        : `You have no checker on point ${source}.`;
+    }
+    if (bar && source !== BAR_POINT) {
+      return "A checker of yours is on the bar: bring it back in first, on your 19-24 (T5).";
+    }
+    if (position.own_pinned?.includes(source)) {
       return `Your checker on ${source} is pinned: it cannot move while the bot's checkers stay.`;
     }
-    const to = `${source}/${pointName(target)}`;
+    const to = `${pointName(source)}/${pointName(target)}`;
     if (target !== OFF && target >= source) {
       return `${to} goes backwards: your checkers move down toward point 1, then off.`;
     }
     if (target === OFF) {
-      const outside = position.own.slice(HOME).some(Boolean);
+      const outside = position.own.slice(HOME).some(Boolean) || bar > 0;
       if (outside) return "You bear off only once all your checkers are home (points 1-6).";
-      if (position.own_pinned.length && this.turn.rules.pinned_blocks_bear_off) {
+      if (position.own_pinned?.length && this.turn.rules.pinned_blocks_bear_off) {
         const point = position.own_pinned[0];
         return `Your pinned checker on ${point} stops every bear-off until it is freed.`;
       }
@@ -153,19 +179,28 @@ export class PersonTurn {
         const roll = dice.join("-");
         return `${to} is ${distance} pips, but with ${roll} left a checker moves ${listed(reach)}.`;
       }
-      if (held(position, target)) return `${to}: point ${target} is held by the bot.`;
+      if (held(this.game, position, target)) {
+        const why = this.game === "gulbara" ? " (in Gulbara one checker holds a point)" : "";
+        return `${to}: point ${target} is held by the bot${why}.`;
+      }
     }
     if (!this.sources().includes(source)) {
-      return `The checker on ${source} has no legal move now (${this.diceLeft.join("-")} to play).`;
+      const where = source === BAR_POINT ? "on the bar" : `on ${source}`;
+      return `The checker ${where} has no legal move now (${this.diceLeft.join("-")} to play).`;
     }
-    return `${to} is not allowed: the dice must be used as fully as the position allows (R6).`;
+    const rule = DICE_RULE[this.game];
+    return `${to} is not allowed: the dice must be used as fully as the position allows${rule}.`;
   }
 }
 
-/** Whether the bot holds `point`: two or more of its checkers, or one pinning ours (R4). */
-function held(position, point) {
+/** Whether the bot holds `point`: Tapa, two or more of its checkers or one pinning ours (R4);
+ * Tabla, two or more (T4); Gulbara, any (G4). */
+function held(game, position, point) {
+  const bot = position.opp[point - 1];
+  if (game === "gulbara") return bot >= 1;
+  if (game === "tabla") return bot >= 2;
   if (position.opp_pinned.includes(point)) return false;
-  return position.opp[point - 1] >= 2 || position.own_pinned.includes(point);
+  return bot >= 2 || position.own_pinned.includes(point);
 }
 
 /** The distances a checker can go with the dice left (one checker taking them in a row). */
