@@ -1,4 +1,6 @@
-"""The arena's games as game records: what ``evaluate.py record_games=DIR`` saves.
+"""The arena's games as game records: what ``evaluate.py record_games=DIR`` saves, in any
+of the three games (a Gulbara climb's doubles and the numbers handed over are turns of their
+own, each recorded with where its dice came from).
 
 :class:`TurnLog` is the hook :func:`agents.evaluation.arena.play_games` calls with every turn
 it plays (its ``record`` argument); :func:`arena_records` turns the log and the games'
