@@ -148,15 +148,10 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
         raise ConfigError(f"rules: {error}") from None
     if getattr(rules, "backgammon_triple", False):
         raise ConfigError("rules.backgammon_triple: the arena counts a game as 1 or 2 points")
-    if config.game != "tapa":
-        for name, value in (
-            ("record_games", record_games),
-            ("match_points", match_points),
-        ):
-            if value:
-                raise ConfigError(
-                    f"{name}: not yet for {config.game}; evaluate.py plays single games of it"
-                )
+    if config.game != "tapa" and match_points:
+        raise ConfigError(
+            f"match_points: not yet for {config.game}; evaluate.py plays single games of it"
+        )
     if not isinstance(config.variance_reduction, bool):
         raise ConfigError(
             f"variance_reduction must be true or false, got {config.variance_reduction!r}"
