@@ -70,62 +70,69 @@ def _point_units(rows, i, out):
 
 
 @nb.njit(cache=True, nogil=True)
+def tabla_features(rows, i, out, o, own_total, opp_total, expert):
+    """Tabla's features after the point units (from column 192) of ``rows[i]`` into
+    ``out[o]``, given each side's checkers on the board."""
+    own_bar, opp_bar = rows[i, OWN_BAR], rows[i, OPP_BAR]
+    base = _POINT_UNITS
+    out[o, base] = own_bar / 2.0
+    out[o, base + 1] = opp_bar / 2.0
+    out[o, base + 2] = (CHECKERS - own_total - own_bar) / CHECKERS
+    out[o, base + 3] = (CHECKERS - opp_total - opp_bar) / CHECKERS
+    if not expert:
+        return
+    own_pips = own_bar * _BAR_PIPS
+    opp_pips = opp_bar * _BAR_PIPS
+    own_blots = opp_blots = own_made = opp_made = 0
+    own_rear = -1  # the mover's rearmost checker (0-based point; 24 on the bar)
+    opp_rear = POINTS  # the opponent's, in the mover's numbering (-1 on the bar)
+    if own_bar:
+        own_rear = POINTS
+    if opp_bar:
+        opp_rear = -1
+    for p in range(POINTS):
+        own = rows[i, OWN + p]
+        opp = rows[i, OPP + p]
+        own_pips += own * (p + 1)
+        opp_pips += opp * (POINTS - p)
+        if own:
+            own_rear = max(own_rear, p)
+        if opp:
+            opp_rear = min(opp_rear, p)
+        if p < _HOME and own >= 2:
+            own_made += 1
+        if p >= POINTS - _HOME and opp >= 2:
+            opp_made += 1
+    for p in range(POINTS):
+        # A blot is shot at directly by an enemy checker 1 to 6 pips behind it.
+        if rows[i, OWN + p] == 1:
+            for pips in range(1, 7):
+                q = p - pips  # the opponent moves up the mover's numbering
+                if (q >= 0 and rows[i, OPP + q]) or (q == -1 and opp_bar):
+                    own_blots += 1
+                    break
+        if rows[i, OPP + p] == 1:
+            for pips in range(1, 7):
+                q = p + pips
+                if (q < POINTS and rows[i, OWN + q]) or (q == POINTS and own_bar):
+                    opp_blots += 1
+                    break
+    base += 4
+    out[o, base] = own_pips / 360.0
+    out[o, base + 1] = opp_pips / 360.0
+    out[o, base + 2] = own_blots / 5.0
+    out[o, base + 3] = opp_blots / 5.0
+    out[o, base + 4] = own_made / 6.0
+    out[o, base + 5] = opp_made / 6.0
+    out[o, base + 6] = 1.0 if own_rear < opp_rear else 0.0
+    out[o, base + 7] = (own_bar + opp_bar) / 2.0
+
+
+@nb.njit(cache=True, nogil=True)
 def encode_tabla(rows, out, expert):
     for i in range(rows.shape[0]):
         own_total, opp_total = _point_units(rows, i, out)
-        own_bar, opp_bar = rows[i, OWN_BAR], rows[i, OPP_BAR]
-        base = _POINT_UNITS
-        out[i, base] = own_bar / 2.0
-        out[i, base + 1] = opp_bar / 2.0
-        out[i, base + 2] = (CHECKERS - own_total - own_bar) / CHECKERS
-        out[i, base + 3] = (CHECKERS - opp_total - opp_bar) / CHECKERS
-        if not expert:
-            continue
-        own_pips = own_bar * _BAR_PIPS
-        opp_pips = opp_bar * _BAR_PIPS
-        own_blots = opp_blots = own_made = opp_made = 0
-        own_rear = -1  # the mover's rearmost checker (0-based point; 24 on the bar)
-        opp_rear = POINTS  # the opponent's, in the mover's numbering (-1 on the bar)
-        if own_bar:
-            own_rear = POINTS
-        if opp_bar:
-            opp_rear = -1
-        for p in range(POINTS):
-            own = rows[i, OWN + p]
-            opp = rows[i, OPP + p]
-            own_pips += own * (p + 1)
-            opp_pips += opp * (POINTS - p)
-            if own:
-                own_rear = max(own_rear, p)
-            if opp:
-                opp_rear = min(opp_rear, p)
-            if p < _HOME and own >= 2:
-                own_made += 1
-            if p >= POINTS - _HOME and opp >= 2:
-                opp_made += 1
-        for p in range(POINTS):
-            # A blot is shot at directly by an enemy checker 1 to 6 pips behind it.
-            if rows[i, OWN + p] == 1:
-                for pips in range(1, 7):
-                    q = p - pips  # the opponent moves up the mover's numbering
-                    if (q >= 0 and rows[i, OPP + q]) or (q == -1 and opp_bar):
-                        own_blots += 1
-                        break
-            if rows[i, OPP + p] == 1:
-                for pips in range(1, 7):
-                    q = p + pips
-                    if (q < POINTS and rows[i, OWN + q]) or (q == POINTS and own_bar):
-                        opp_blots += 1
-                        break
-        base += 4
-        out[i, base] = own_pips / 360.0
-        out[i, base + 1] = opp_pips / 360.0
-        out[i, base + 2] = own_blots / 5.0
-        out[i, base + 3] = opp_blots / 5.0
-        out[i, base + 4] = own_made / 6.0
-        out[i, base + 5] = opp_made / 6.0
-        out[i, base + 6] = 1.0 if own_rear < opp_rear else 0.0
-        out[i, base + 7] = (own_bar + opp_bar) / 2.0
+        tabla_features(rows, i, out, i, own_total, opp_total, expert)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -144,40 +151,47 @@ def _longest_run(rows, i, side):
 
 
 @nb.njit(cache=True, nogil=True)
+def gulbara_features(rows, i, out, o, own_total, opp_total, expert):
+    """Gulbara's features after the point units (from column 192) of ``rows[i]`` into
+    ``out[o]``, given each side's checkers on the board."""
+    base = _POINT_UNITS
+    out[o, base] = (CHECKERS - own_total) / CHECKERS
+    out[o, base + 1] = (CHECKERS - opp_total) / CHECKERS
+    climb = rows[i, CLIMB]
+    for d in range(6):
+        out[o, base + 2 + d] = 1.0 if climb == d + 1 else 0.0
+    out[o, base + 8] = rows[i, CLIMB_DICE] / 4.0
+    out[o, base + 9] = rows[i, HANDED]
+    out[o, base + 10] = rows[i, OWN_TURNS] / COUNTED_TURNS
+    out[o, base + 11] = rows[i, OPP_TURNS] / COUNTED_TURNS
+    out[o, base + 12] = 1.0 if rows[i, NEXT] == 1 else 0.0
+    if not expert:
+        return
+    own_pips = opp_pips = own_home = opp_home = 0
+    for p in range(POINTS):
+        own = rows[i, OWN + p]
+        opp = rows[i, OPP + p]
+        own_pips += own * (p + 1)
+        q = p + 1 + POINTS // 2 if p < POINTS // 2 else p + 1 - POINTS // 2
+        opp_pips += opp * q  # the opponent's own point number is its pips to go
+        if p < _HOME:
+            own_home += own
+        if POINTS // 2 <= p < POINTS // 2 + _HOME:
+            opp_home += opp
+    base += 13
+    out[o, base] = own_pips / 360.0
+    out[o, base + 1] = opp_pips / 360.0
+    out[o, base + 2] = _longest_run(rows, i, OWN) / 6.0
+    out[o, base + 3] = _longest_run(rows, i, OPP) / 6.0
+    out[o, base + 4] = own_home / CHECKERS
+    out[o, base + 5] = opp_home / CHECKERS
+
+
+@nb.njit(cache=True, nogil=True)
 def encode_gulbara(rows, out, expert):
     for i in range(rows.shape[0]):
         own_total, opp_total = _point_units(rows, i, out)
-        base = _POINT_UNITS
-        out[i, base] = (CHECKERS - own_total) / CHECKERS
-        out[i, base + 1] = (CHECKERS - opp_total) / CHECKERS
-        climb = rows[i, CLIMB]
-        for d in range(6):
-            out[i, base + 2 + d] = 1.0 if climb == d + 1 else 0.0
-        out[i, base + 8] = rows[i, CLIMB_DICE] / 4.0
-        out[i, base + 9] = rows[i, HANDED]
-        out[i, base + 10] = rows[i, OWN_TURNS] / COUNTED_TURNS
-        out[i, base + 11] = rows[i, OPP_TURNS] / COUNTED_TURNS
-        out[i, base + 12] = 1.0 if rows[i, NEXT] == 1 else 0.0
-        if not expert:
-            continue
-        own_pips = opp_pips = own_home = opp_home = 0
-        for p in range(POINTS):
-            own = rows[i, OWN + p]
-            opp = rows[i, OPP + p]
-            own_pips += own * (p + 1)
-            q = p + 1 + POINTS // 2 if p < POINTS // 2 else p + 1 - POINTS // 2
-            opp_pips += opp * q  # the opponent's own point number is its pips to go
-            if p < _HOME:
-                own_home += own
-            if POINTS // 2 <= p < POINTS // 2 + _HOME:
-                opp_home += opp
-        base += 13
-        out[i, base] = own_pips / 360.0
-        out[i, base + 1] = opp_pips / 360.0
-        out[i, base + 2] = _longest_run(rows, i, OWN) / 6.0
-        out[i, base + 3] = _longest_run(rows, i, OPP) / 6.0
-        out[i, base + 4] = own_home / CHECKERS
-        out[i, base + 5] = opp_home / CHECKERS
+        gulbara_features(rows, i, out, i, own_total, opp_total, expert)
 
 
 def encode(rows: np.ndarray, out: np.ndarray, game: str, expert: bool) -> None:

@@ -1,0 +1,47 @@
+"""The Tabla and Gulbara evaluator (per-point tables and the other features, in one compiled
+pass) equals the plain product of the encoded features with the weights, for every encoding,
+activation and depth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.td.dense_evaluator import DenseEvaluator
+from agents.td.evaluator import dense_layers
+from tapa_env import generate_afterstates
+from tapa_env.encoding import get_encoding
+from tapa_env.rules import GulbaraRules, TablaRules
+from tapa_env.selfplay import random_self_play
+
+RULES = {"tabla": TablaRules(), "gulbara": GulbaraRules()}
+
+
+@pytest.fixture(scope="module", params=["tabla", "gulbara"])
+def afterstates(request):
+    game = request.param
+    record = random_self_play(6, seed=9, rules=RULES[game])
+    rows, _ = generate_afterstates(record.positions, record.dice, RULES[game])
+    return game, rows[np.linspace(0, len(rows) - 1, 600).astype(int)]
+
+
+@pytest.mark.parametrize("encoding", ["raw", "expert"])
+@pytest.mark.parametrize(
+    ("activation", "hidden"), [("sigmoid", [24]), ("tanh", [16, 8]), ("relu", [12])]
+)
+def test_the_folded_pass_equals_the_plain_product(afterstates, encoding, activation, hidden):
+    game, rows = afterstates
+    size = get_encoding(encoding, game).size
+    rng = np.random.default_rng(len(hidden) + size)
+    widths = [size, *hidden, 5]
+    layers = [
+        (
+            rng.normal(0, 0.3, (out, inp)).astype(np.float32),
+            rng.normal(0, 0.1, out).astype(np.float32),
+        )
+        for inp, out in zip(widths[:-1], widths[1:])
+    ]
+    plain = dense_layers(get_encoding(encoding, game).encode(rows), layers, activation)
+    folded = DenseEvaluator(encoding, activation, layers, game=game).probabilities(rows)
+    np.testing.assert_allclose(folded, plain, atol=2e-6, rtol=0)
+    assert folded.shape == (len(rows), 5) and len(np.unique(folded[:, 0])) > 100
