@@ -36,7 +36,7 @@ from web_browser import chromium, open_page, require_browser, static_server  # n
 RULES = {"tabla": TablaRules(), "gulbara": GulbaraRules()}
 PAIRS = {"tabla": [("pubeval", "hitter"), ("safe", "random")],
          "gulbara": [("runner", "blocker"), ("blocker", "random")]}  # fmt: skip
-POSITIONS = 150
+POSITIONS = 100
 """Positions of each game with a choice (two plays or more), each with a roll."""
 NEAR_TIE = 1e-5
 NEAR_TIE_SHARE = 0.02

@@ -22,8 +22,8 @@
 
 import {
   BAR_POINT as BAR,
-  DEFAULT_RULES,
   GAMES,
+  GAME_RULES,
   GAME_NAMES,
   checkerTurn,
   nextTurn as following,
@@ -182,7 +182,7 @@ class Page {
 
   /** The game's rule flags: its defaults, those of its bot. */
   get rules() {
-    return DEFAULT_RULES[this.game];
+    return GAME_RULES[this.game];
   }
 
   // --- settings and controls ---------------------------------------------------------------

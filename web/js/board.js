@@ -452,15 +452,16 @@ export class BoardView {
     const label = next ? "next" : handed ? "then a roll" : "last double";
     const size = DIE * 0.7;
     const dice = next ? [next, next] : [];
-    // Room for the label at app.css's largest size (22 units, about 12 a letter).
-    const width = next ? 64 + dice.length * (size + 6) : 12 * label.length + 12;
+    // Room for the label at app.css's largest size (26 units, about 16 a letter, bold).
+    const room = 16 * label.length;
+    const width = next ? room + 8 + dice.length * (size + 6) : room;
     const left = centre - width / 2;
     const group = el("g", { class: "climb", "data-side": side, "data-next": next || 0 }, [
       el("rect", { x: left - 8, y: y - size / 2 - 5, width: width + 16, height: size + 10, rx: 8 }),
-      text(next ? left + 30 : centre, y + 6, label, { class: "climb-text" }),
+      text(left + room / 2, y + 8, label, { class: "climb-text" }),
     ]);
     dice.forEach((value, i) => {
-      const x = left + 64 + i * (size + 6);
+      const x = left + room + 8 + i * (size + 6);
       const die = el("g", { class: `die ${side}` });
       die.append(el("rect", { x, y: y - size / 2, width: size, height: size, rx: 5 }));
       for (const [u, v] of PIPS[value]) {

@@ -24,7 +24,7 @@
  */
 
 import {
-  ENCODINGS,
+  GAME_ENCODINGS,
   GAMES,
   checkRules,
   encodeMany,
@@ -194,7 +194,7 @@ class Network {
     this.description = description;
     this.metadata = description.metadata;
     this.game = this.metadata.game ?? "tapa";
-    this.encoding = ENCODINGS[this.game][this.metadata.encoding];
+    this.encoding = GAME_ENCODINGS[this.game][this.metadata.encoding];
     this.rules = checkRules(this.metadata.rules, this.game);
     this.points = Float64Array.from(this.metadata.network.outcome_points);
     this.queue = Promise.resolve();
@@ -209,7 +209,7 @@ class Network {
     if (!GAMES.includes(game)) {
       throw new BotError(`${describedAt}: a network of ${game}, not of ${GAMES.join(", ")}`);
     }
-    const known = ENCODINGS[game];
+    const known = GAME_ENCODINGS[game];
     const encoding = Object.hasOwn(known, metadata.encoding) ? known[metadata.encoding] : null;
     if (!encoding || encoding.version !== metadata.encoding_version) {
       throw new BotError(

@@ -49,14 +49,14 @@ export const GAMES = Object.freeze(["tapa", "tabla", "gulbara"]);
 /** Each game's name as the page writes it. */
 export const GAME_NAMES = Object.freeze({ tapa: "Tapa", tabla: "Tabla", gulbara: "Gulbara" });
 /** Each game's rule flags at the choices of docs/rules.md (`tapa_env.Rules`, `TablaRules`,
- * `GulbaraRules`). */
-export const DEFAULT_RULES = Object.freeze({
+ * `GulbaraRules`): `GAME_RULES.tabla`, say. */
+export const GAME_RULES = Object.freeze({
   tapa: tapaRules.DEFAULT_RULES,
   tabla: TABLA_RULES,
   gulbara: GULBARA_RULES,
 });
-/** Each game's encodings by name: `{name, version, size}`. */
-export const ENCODINGS = Object.freeze({ tapa: tapaEncoding.ENCODINGS, ...RACE_ENCODINGS });
+/** Each game's encodings by name: `GAME_ENCODINGS.tabla.expert` is `{name, version, size}`. */
+export const GAME_ENCODINGS = Object.freeze({ tapa: tapaEncoding.ENCODINGS, ...RACE_ENCODINGS });
 
 /** `game` when it names a game of `GAMES`; else an Error naming them. */
 export function checkGame(game) {
@@ -203,7 +203,7 @@ export function turnDice(position, roll) {
 
 /** The encoding `encoding` ("raw" or "expert") of `game`: `{name, version, size}`. */
 export function encodingOf(encoding, game = "tapa") {
-  const found = ENCODINGS[checkGame(game)];
+  const found = GAME_ENCODINGS[checkGame(game)];
   if (!Object.hasOwn(found, encoding)) {
     const known = Object.keys(found).join(", ");
     throw new Error(`unknown encoding ${JSON.stringify(encoding)}; choose one of ${known}`);

@@ -1,9 +1,11 @@
-// The API of web/js/tapa.js is what docs/web.md documents, and does what it says there.
+// The API of web/js/tapa.js (Tapa) and web/js/games.js (the three games) is what docs/web.md
+// documents, and does what it says there.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import test from "node:test";
 
+import * as games from "../js/games.js";
 import * as tapa from "../js/tapa.js";
 
 // The rules' modules are documented up to the page's section; the page and the bot follow.
@@ -26,9 +28,9 @@ function documentedNames() {
   return names;
 }
 
-test("web/js/tapa.js exports exactly the names docs/web.md documents", () => {
+test("web/js/tapa.js and web/js/games.js export exactly the names docs/web.md documents", () => {
   const documented = documentedNames();
-  const exported = new Set(Object.keys(tapa));
+  const exported = new Set([...Object.keys(tapa), ...Object.keys(games)]);
   const undocumented = [...exported].filter((name) => !documented.has(name));
   const missing = [...documented].filter((name) => !exported.has(name));
   assert.deepEqual(undocumented, [], "exported but not in docs/web.md");
@@ -75,4 +77,30 @@ test("the order of the dice changes no afterstate, only, at most, their order", 
     if (tapa.outcome(chosen)) break;
     position = tapa.flipPosition(chosen);
   }
+});
+
+test("games.js plays Tapa exactly as tapa.js does, and the other games by their positions", () => {
+  let position = tapa.initialPosition();
+  for (let turn = 0; turn < 40; turn++) {
+    const dice = [1 + (turn % 6), 1 + ((turn * 5) % 6)];
+    const keys = tapa.legalPlays(position, dice).map(tapa.positionKey);
+    assert.deepEqual(games.legalPlays(position, dice).map(games.positionKey), keys);
+    const chosen = tapa.legalPlays(position, dice)[(turn * 7) % keys.length];
+    assert.deepEqual(games.outcome(chosen), tapa.outcome(chosen));
+    if (tapa.outcome(chosen)) break;
+    assert.deepEqual(games.nextTurn(chosen), { position: tapa.flipPosition(chosen), passed: true });
+    position = tapa.flipPosition(chosen);
+  }
+  for (const game of ["tabla", "gulbara"]) {
+    const start = games.initialPosition(game);
+    assert.equal(games.gameOf(start), game);
+    assert.equal(games.checkerTurn(start, [6, 5]).done, false);
+    assert.equal(games.encode(start, "raw").length, games.encodingOf("raw", game).size);
+  }
+  assert.throws(() => games.initialPosition("chess"), /game must be one of tapa, tabla, gulbara/);
+  // docs/web.md's example: Tabla's 6-5 from the start, the seven plays a player counts.
+  const texts = games.notatedPlays(games.initialPosition("tabla"), [6, 5]).map((p) => p.text);
+  assert.deepEqual(texts.sort(), [
+    "13/7 8/3", "13/7/2", "13/8 13/7", "24/18 13/8", "24/18 8/3", "24/18/13", "8/3 8/2",
+  ]);
 });

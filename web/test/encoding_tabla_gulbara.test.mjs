@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
-import { ENCODINGS, encode, encodeMany, initialPosition, positionFromKey } from "../js/games.js";
+import {
+  GAME_ENCODINGS as ENCODINGS,
+  encode,
+  encodeMany,
+  initialPosition,
+  positionFromKey,
+} from "../js/games.js";
 import { Mismatches, readBytes, readJson } from "./vectors.mjs";
 
 for (const game of ["tabla", "gulbara"]) {

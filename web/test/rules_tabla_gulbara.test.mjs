@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import test from "node:test";
 
 import {
-  DEFAULT_RULES,
+  GAME_RULES,
   flipPosition,
   initialPosition,
   legalPlays,
@@ -52,7 +52,7 @@ test("the afterstates of every roll of every exported position are Python's, in 
       assert.ok(seen.has(`${game} ${source} default`), `no ${source} ${game} turns`);
     }
   }
-  for (const flag of Object.keys(DEFAULT_RULES.gulbara)) {
+  for (const flag of Object.keys(GAME_RULES.gulbara)) {
     const variant = [...seen].some((name) => name.startsWith("gulbara variant") && name.includes(flag));
     assert.ok(variant, `no Gulbara turns under ${flag}`);
   }

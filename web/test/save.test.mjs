@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
+import { initialRacePosition } from "../js/position_tabla_gulbara.js";
 import { flipPosition, initialPosition } from "../js/tapa.js";
 import { Dice } from "../js/ui_dice.js";
 import { equityLabel } from "../js/ui_hints.js";
@@ -145,4 +146,36 @@ test("the bot's turn is saved from its side", () => {
   const saved = { version: SAVE_VERSION, ...record({ phase: "bot-turn", position }) };
   const read = checkSaved(saved, LEVELS);
   assert.deepEqual(read.position, position);
+});
+
+test("a saved game of Tabla or Gulbara names its game and is checked as one", () => {
+  const levels = (game) => (game === "tapa" ? LEVELS : ["1ply", "2ply"]);
+  const tabla = record({
+    game: "tabla",
+    match: 0,
+    games: [],
+    level: "1ply",
+    position: initialRacePosition("tabla"),
+  });
+  const storage = memoryStorage();
+  saveGame(tabla, storage);
+  assert.deepEqual(loadGame(levels, storage), tabla);
+  const climbing = { ...initialRacePosition("gulbara"), own_turns: 3, opp_turns: 3 };
+  const gulbara = record({ game: "gulbara", match: 0, games: [], level: "2ply" });
+  const climb = { ...gulbara, position: { ...climbing, climb: 4, climb_dice: 4 }, roll: [4, 4] };
+  saveGame(climb, storage);
+  assert.deepEqual(loadGame(levels, storage), climb);
+  const wrong = [
+    { ...tabla, game: "chess" },
+    { ...tabla, game: "tapa" }, // Tapa's records have no game
+    { ...tabla, position: initialPosition() }, // a Tapa position in a Tabla game
+    { ...tabla, level: "novice" }, // Tapa's level
+    { ...tabla, match: 3 }, // matches are Tapa's only
+    { ...climb, roll: [6, 5] }, // a climb plays its own double
+    { ...climb, position: { ...climb.position, next: "opp" } }, // not its mover's turn
+  ];
+  for (const value of wrong) {
+    storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...value }));
+    assert.equal(loadGame(levels, storage), null, JSON.stringify(value).slice(0, 120));
+  }
 });
