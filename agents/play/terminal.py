@@ -311,11 +311,11 @@ class Session:
         if announce:
             what = "match" if self.config.match else "game"
             self.say(f"The {what} is recorded in {self.record_to}")
-            if self.game_name == "tapa":  # analyze.py judges Tapa's recorded games so far
-                self.say(
-                    f"(python analyze.py record={self.record_to} shows the best plays and the "
-                    "luck)."
-                )
+            game = "" if self.game_name == "tapa" else f"game={self.game_name} "
+            self.say(
+                f"(python analyze.py {game}record={self.record_to} shows the best plays and "
+                "the luck)."
+            )
         return self.record_to
 
     def farewell(self) -> str:
