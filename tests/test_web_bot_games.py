@@ -36,8 +36,9 @@ from web_browser import chromium, open_page, require_browser, static_server  # n
 RULES = {"tabla": TablaRules(), "gulbara": GulbaraRules()}
 PAIRS = {"tabla": [("pubeval", "hitter"), ("safe", "random")],
          "gulbara": [("runner", "blocker"), ("blocker", "random")]}  # fmt: skip
-POSITIONS = 100
-"""Positions of each game with a choice (two plays or more), each with a roll."""
+POSITIONS = 60
+"""Positions of each game with a choice (two plays or more), each with a roll (300 under
+``-m slow``)."""
 NEAR_TIE = 1e-5
 NEAR_TIE_SHARE = 0.02
 
@@ -122,10 +123,22 @@ def near_tie(player, row, plays, ours: int, theirs: int) -> bool:
 
 @pytest.mark.parametrize("game", ["tabla", "gulbara"])
 def test_the_page_chooses_as_python_at_every_level_of_the_game(page, game, tmp_path):
-    rows, dice, afterstates, offsets = sample_turns(game, POSITIONS)
+    compare_levels(page, game, POSITIONS, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["tabla", "gulbara"])
+def test_the_page_chooses_as_python_on_more_positions(page, game, tmp_path):
+    compare_levels(page, game, 300, tmp_path, seed=1)
+
+
+def compare_levels(page, game: str, count: int, folder: Path, seed: int = 0) -> None:
+    """The page's choice at every level of ``game`` is the Python player's, on ``count``
+    positions."""
+    rows, dice, afterstates, offsets = sample_turns(game, count, seed)
     if game == "gulbara":
         assert (rows[:, CLIMB] > 0).sum() >= 10 and (rows[:, HANDED] > 0).sum() >= 1
-    network = network_bot_file(f"{game}-td", tmp_path)
+    network = network_bot_file(f"{game}-td", folder)
     levels = page.evaluate("(game) => window.tapa.gameLevels[game]", game)
     assert [level["ply"] for level in levels] == [1, 2]
     report, failures = [], []
