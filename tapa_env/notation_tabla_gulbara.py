@@ -5,7 +5,9 @@ is point 25 here (written ``bar``), and a move that lands on a lone opponent che
 (written ``*``); Gulbara's points with any opponent checker are closed, and under
 ``six_prime_needs_checker_ahead`` a move may not leave a wall of six before every opponent
 checker. Only the longest plays count, and the larger die's when one die of a non-double is
-all that can be played (T6).
+all that can be played (T6). A double's moves are searched with sources that never rise (each
+afterstate once), except under the wall rule, where one move may open the wall that another
+would close: then in every order, as the engine searches them.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ class RaceTurn:
                 hits = hits and target not in hit
                 search(
                     after, hit | {target} if hits else hit, dice, (*moves, (point, target, hits)),
-                    point if self.doubles else BAR_POINT,
+                    point if self.doubles and not self.zone else BAR_POINT,
                 )  # fmt: skip
             if not sources:
                 larger = level == 1 and dice[0] == self.larger and not self.doubles

@@ -16,7 +16,14 @@ import pytest
 import reference_gulbara
 import reference_tabla
 
-from tapa_env import GulbaraRules, Position, TablaRules, generate_afterstates
+from tapa_env import (
+    GulbaraRules,
+    Position,
+    TablaRules,
+    generate_afterstates,
+    legal_afterstates,
+    legal_plays,
+)
 from tapa_env.layout import CLIMB, ROW_WIDTH
 from tapa_env.results import outcomes
 from tapa_env.selfplay import random_self_play
@@ -168,12 +175,28 @@ GOLDEN = [
     ),
     # One die bears off the last checker, but both dice can be played: 2/1*/off only (T6).
     ("tabla/2:1|1:1,15:2,21:1,22:1,23:2,24:8|0,0", (6, 1), TablaRules()),
+    # The notation searched a double's moves in one order under the wall rule, where the
+    # engine searches every order: some plays had no text (G7).
+    (
+        "gulbara/11:1,13:1,14:2,15:1,16:1,18:1,19:1,21:2,23:1,24:4|1:1,5:1,6:1,8:2,12:10"
+        "|own,6,4,0,3,3",
+        (6, 6),
+        GulbaraRules(True, False, True),
+    ),
 ]
+GOLDEN_IDS = ["gulbara-wall-order", "tabla-last-checker", "gulbara-wall-notation"]
 
 
-@pytest.mark.parametrize(
-    "key, dice, rules", GOLDEN, ids=["gulbara-wall-order", "tabla-last-checker"]
-)
+@pytest.mark.parametrize("key, dice, rules", GOLDEN, ids=GOLDEN_IDS)
 def test_golden_cases_of_bugs_found_play_as_the_reference(key, dice, rules):
     position = Position.from_key(key)
     assert assert_as_reference(position.row[None, :], np.array([dice]), rules) == 1
+
+
+@pytest.mark.parametrize("key, dice, rules", GOLDEN, ids=GOLDEN_IDS)
+def test_golden_cases_of_bugs_found_have_a_text_for_every_play(key, dice, rules):
+    position = Position.from_key(key)
+    plays = legal_plays(position, dice, rules=rules)
+    engine = legal_afterstates(position, dice, rules=rules)
+    assert sorted(play.afterstate.key for play in plays) == sorted(a.key for a in engine)
+    assert len({play.text for play in plays}) == len(plays)

@@ -101,6 +101,7 @@ def test_the_javascript_rules_give_the_python_engines_answers(vectors):
     games = json.loads((vectors / "games-summary.json").read_text())
     assert games["positions"] >= 600 and games["turns"] >= 600 * 15  # a climb is one roll
     assert games["encoded"] >= 4000 and games["notation_turns"] >= 300
+    assert games["notation_failed"] == 0  # Python writes every play of every turn
     assert_node_passes(vectors)
 
 

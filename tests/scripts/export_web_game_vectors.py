@@ -432,6 +432,12 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
             (out / f"games-encoded-{game}-{name}.f32").write_bytes(values.astype("<f4").tobytes())
         broken += bad_positions(randoms[:4] + bots[:4] + examples)
 
+    # A double under the wall rule whose plays need every order of its moves (G7).
+    wall = Position.from_key(
+        "gulbara/11:1,13:1,14:2,15:1,16:1,18:1,19:1,21:2,23:1,24:4|1:1,5:1,6:1,8:2,12:10"
+        "|own,6,4,0,3,3"
+    )
+    notation_turns.append((wall, (6, 6), GulbaraRules(True, False, True)))
     plays, parses, failed = notation_lines(notation_turns, rng)
     for game, examples in (("tabla", ["bar/22 13/7", "13/9*/7", "13/9/7", "bar/off"]),
                            ("gulbara", ["22/17/12/7/2", "24/19*", "bar/20"])):  # fmt: skip

@@ -109,7 +109,7 @@ class RaceTurn {
           hits ? new Set([...hit, target]) : hit,
           dice,
           [...moves, [point, target, hits]],
-          this.doubles ? point : BAR_POINT,
+          this.doubles && !this.zone ? point : BAR_POINT,
         );
       }
       if (!sources.length) {
