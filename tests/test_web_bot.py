@@ -40,7 +40,7 @@ from tapa_env.layout import OPP, OWN, PIN, POINTS
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scripts"))
-from export_web_models import MODELS, WEB_MODELS, describe, interim  # noqa: E402
+from export_web_models import MODELS, WEB_MODELS, describe  # noqa: E402
 from export_web_vectors import heuristic_games  # noqa: E402
 from web_browser import WEB, chromium, open_page, require_browser, static_server  # noqa: E402
 
@@ -305,9 +305,8 @@ def test_the_page_values_plays_as_python(page, turns):
 
 
 def test_the_models_are_the_shipped_checkpoints_exported():
-    """Each model is its checkpoint exported, weight for weight. Tabla's and Gulbara's are
-    interim snapshots of training runs whose checkpoints go on changing: theirs are checked
-    to be whole models of their game (tests/test_web_bot_games.py plays them against Python)."""
+    """Each model is its checkpoint exported, weight for weight: Tapa's, Tabla's and
+    Gulbara's shipped bots (tests/test_web_bot_games.py plays the last two against Python)."""
     import onnx
     from onnx import numpy_helper
 
@@ -318,23 +317,13 @@ def test_the_models_are_the_shipped_checkpoints_exported():
         model = onnx.load(str(path))
         weights = {tensor.name: numpy_helper.to_array(tensor) for tensor in model.graph.initializer}
         metadata = description["metadata"]
-        if interim(checkpoint):
-            assert metadata["game"] == name.split("-")[0], name
-            layers = [
-                (weights[f"network.layers.{k}.weight"], weights[f"network.layers.{k}.bias"])
-                for k in range(len(weights) // 2)
-            ]
-            widths = [weight.shape[0] for weight, _ in layers]
-            assert widths == [*metadata["network"]["hidden"], 5], name
-            assert layers[0][0].shape[1] == metadata["network"]["input_size"], name
-        else:
-            content = read_checkpoint(ROOT / checkpoint)
-            metadata, layers = bot_file_contents(content)
-            assert description["metadata"] == metadata
-            assert len(weights) == 2 * len(layers)
-            for index, (weight, bias) in enumerate(layers):
-                assert np.array_equal(weights[f"network.layers.{index}.weight"], weight), name
-                assert np.array_equal(weights[f"network.layers.{index}.bias"], bias), name
+        content = read_checkpoint(ROOT / checkpoint)
+        metadata, layers = bot_file_contents(content)
+        assert description["metadata"] == metadata
+        assert len(weights) == 2 * len(layers)
+        for index, (weight, bias) in enumerate(layers):
+            assert np.array_equal(weights[f"network.layers.{index}.weight"], weight), name
+            assert np.array_equal(weights[f"network.layers.{index}.bias"], bias), name
         activation = metadata["network"]["activation"].capitalize()
         expected = ["Gemm", activation] * (len(layers) - 1) + ["Gemm", "Softmax"]
         assert [node.op_type for node in model.graph.node] == expected

@@ -1,10 +1,10 @@
 """The bot in the browser plays Tabla and Gulbara exactly as Python's players of the same network.
 
 The page's Tabla and Gulbara levels (web/js/bot.js ``GAME_LEVELS``) play the networks of
-web/models/tabla-td.onnx and gulbara-td.onnx at 1-ply and 2-ply. The networks are interim
-snapshots of training runs, whose checkpoints go on changing, so the Python player here is
-made of the ONNX model's own weights and metadata (written as a bot file, which
-``agents.load_player`` plays): the same network on both sides. On positions of seeded games of
+web/models/tabla-td.onnx and gulbara-td.onnx at 1-ply and 2-ply, the shipped bots exported
+(tests/test_web_bot.py checks the weights). The Python player here is made of the ONNX
+model's own weights and metadata (written as a bot file, which ``agents.load_player`` plays):
+the same network on both sides. On positions of seeded games of
 each game (heuristic bots and random play; in Gulbara climbing doubles and numbers handed
 over among them), ``window.tapa.choose`` must return the afterstate the Python player
 chooses at every level, a near tie (Python's own values of the two plays within

@@ -33,12 +33,11 @@ WEB_MODELS = ROOT / "web" / "models"
 MODELS = {
     "tapa-td": "checkpoints/tapa-td.pt",
     "tapa-novice": "checkpoints/tapa-novice.pt",
-    "tabla-td": "runs/tabla-td/checkpoints/bot.pt",
-    "gulbara-td": "runs/gulbara-td/checkpoints/bot.pt",
+    "tabla-td": "checkpoints/tabla-td.pt",
+    "gulbara-td": "checkpoints/gulbara-td.pt",
 }
 """The page's networks by name, each with the checkpoint (relative to the repository) it is
-exported from. Tabla's and Gulbara's are interim: snapshots of their training runs (``runs/``),
-until their shipped checkpoints replace them under the same names."""
+exported from: the shipped bots of each game."""
 FORMAT = "tapa-rl/web-model"
 FORMAT_VERSION = 1
 
@@ -67,11 +66,6 @@ def describe(path: Path, checkpoint: str) -> dict:
         "output": ONNX_OUTPUT,
         "metadata": model_metadata(path),
     }
-
-
-def interim(checkpoint: str) -> bool:
-    """Whether a model's checkpoint is a training run's, which changes as the run goes on."""
-    return checkpoint.startswith("runs/")
 
 
 def export(out: Path = WEB_MODELS, only: list[str] | None = None) -> list[Path]:

@@ -100,14 +100,12 @@ export const DEFAULT_LEVEL = "2ply";
  * The page values Tabla's races by the network, as Tapa's (`@nobearoff`). */
 function raceLevels(game, model, checkpoint) {
   const network = game === "tabla" ? "@nobearoff" : "";
-  const interim = checkpoint.startsWith("runs/")
-    ? "a network still in training (an interim snapshot of its run)"
-    : "the shipped network";
+  const shipped = "the shipped network";
   return [
     {
       id: "1ply",
       label: "1-ply",
-      description: `${interim}, the best play by its equity`,
+      description: `${shipped}, the best play by its equity`,
       model,
       ply: 1,
       player: `${checkpoint}${network}`,
@@ -115,7 +113,7 @@ function raceLevels(game, model, checkpoint) {
     {
       id: "2ply",
       label: "2-ply",
-      description: `${interim}, looking one roll further for its best ${CANDIDATES} plays`,
+      description: `${shipped}, looking one roll further for its best ${CANDIDATES} plays`,
       model,
       ply: 2,
       candidates: CANDIDATES,
@@ -127,9 +125,9 @@ function raceLevels(game, model, checkpoint) {
 /** Each game's levels, weakest first: Tapa's are `LEVELS`. */
 export const GAME_LEVELS = Object.freeze({
   tapa: LEVELS,
-  tabla: Object.freeze(raceLevels("tabla", "tabla-td", "runs/tabla-td/checkpoints/bot.pt")),
+  tabla: Object.freeze(raceLevels("tabla", "tabla-td", "checkpoints/tabla-td.pt")),
   gulbara: Object.freeze(
-    raceLevels("gulbara", "gulbara-td", "runs/gulbara-td/checkpoints/bot.pt"),
+    raceLevels("gulbara", "gulbara-td", "checkpoints/gulbara-td.pt"),
   ),
 });
 /** Each game's default level. */
