@@ -88,12 +88,14 @@ def main() -> None:
         f"{args.bot} vs gnubg (0-ply), {len(results.points):,} duplicate games: "
         f"{ppg:+.3f} points a game ({low:+.3f}, {high:+.3f})"
     )
+    plays = np.concatenate([turn[2] for turn in bot.turns])  # all judged in one batch
+    offsets = np.cumsum([0] + [len(turn[2]) for turn in bot.turns])
+    equities = gnubg.equities(plays)
     errors = np.empty(len(bot.turns))
-    kinds = []
-    for number, (position, _, plays, index) in enumerate(bot.turns):
-        equities = gnubg.equities(plays)
-        errors[number] = equities.max() - equities[index]
-        kinds.append(kind(position))
+    for number, (_, _, _, index) in enumerate(bot.turns):
+        mine = equities[offsets[number] : offsets[number + 1]]
+        errors[number] = mine.max() - mine[index]
+    kinds = [kind(turn[0]) for turn in bot.turns]
     gnubg.close()
     kinds = np.array(kinds)
     total = errors.sum()
