@@ -46,7 +46,8 @@ DECISION = {
 
 @pytest.mark.parametrize(("game", "bot"), [("tabla", "pubeval"), ("gulbara", "runner")])
 def test_piped_input_plays_a_whole_game_against_the_games_bot_and_records_it(game, bot, tmp_path):
-    text, run = session(CONFIRMED_GAME, game=game, first="you", record_to=tmp_path / "g.tapa")
+    record_to = tmp_path / "g.tapa"
+    text, run = session(CONFIRMED_GAME, game=game, first="you", opponent=bot, record_to=record_to)
     title = game_texts.TITLES[game]
     assert text.startswith(f"{title}: you play O against {bot} (X), a single game.")
     result = re.findall(RESULT, text, re.M)
@@ -132,13 +133,17 @@ def test_a_checker_on_the_bar_begins_the_play_at_the_prompt():
 def test_T2_under_opening_roll_played_the_starter_plays_the_opening_throw():
     rules = {"opening_roll_played": True}
     for seed in range(1, 6):
-        text, run = session("quit\n", game="tabla", rules=rules, seed=seed, first="roll")
+        text, run = session(
+            "quit\n", game="tabla", rules=rules, seed=seed, first="roll", opponent="pubeval"
+        )
         found = re.search(r"Opening throw: you (\d), pubeval (\d): .* playing these two dice", text)
         assert found, text[:600]
         thrown = sorted(int(d) for d in found.groups())
         first = re.search(r"^(?:You roll|pubeval rolls) (\d)-(\d)", text, re.M)
         assert sorted(int(d) for d in first.groups()) == thrown
-        text, run = session("quit\n", game="tabla", rules=rules, seed=seed, first="bot")
+        text, run = session(
+            "quit\n", game="tabla", rules=rules, seed=seed, first="bot", opponent="pubeval"
+        )
         first = run.record.games[0].turns[0].dice
         assert first[0] != first[1]  # as a throw of one die each would give
     assert "Rules: opening_roll_played=true" in text
@@ -211,7 +216,7 @@ def test_a_setting_that_does_not_fit_the_game_is_refused(settings, phrase):
 def test_play_py_plays_gulbara_from_the_command_line_and_refuses_in_one_line(tmp_path):
     done = run_play("game=gulbara", "seed=2", "record=g.tapa", stdin=CONFIRMED_GAME, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("Gulbara: you play O against runner (X)")
+    assert done.stdout.startswith("Gulbara: you play O against gulbara-td@2ply (X)")
     assert len(re.findall(RESULT, done.stdout, re.M)) == 1
     assert read_record(tmp_path / "g.tapa").rules == GulbaraRules()
     done = run_play("game=chess", cwd=tmp_path)  # no such option of the config group game/
