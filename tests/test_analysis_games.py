@@ -221,7 +221,7 @@ CLIMBING = gulbara_board(own={24: 15}, opp={12: 15}, climb=5, climb_dice=4)
 @pytest.mark.parametrize(
     ("game", "bot", "settings", "message"),
     [
-        ("tabla", None, {}, "no tabla bot is shipped (checkpoints/tabla-td.pt)"),
+        ("tabla", None, {"rules": {"opening_roll_played": True}}, "trained under other rules"),
         ("tabla", "tabla", {"position": "24:15|1:15|"}, "is a tapa position; analyse it with"),
         ("tabla", "tabla", {"position": GULBARA_LATER.key}, "is a gulbara position"),
         ("tabla", "gulbara", {}, "a bot for gulbara, not for tabla"),

@@ -52,6 +52,7 @@ def table_rows(stdout: str) -> list[tuple[int, str, list[str]]]:
     return rows
 
 
+@pytest.mark.slow
 def test_every_legal_play_is_listed_once_in_notation_best_first(tmp_path):
     out = tmp_path / "sub" / "plays.json"
     done = analyze(

@@ -74,6 +74,7 @@ def test_a_bot_file_of_an_unknown_game_is_refused_in_one_line(tmp_path, monkeypa
         export_bot_file(content, export_bot_file_path)
 
 
+@pytest.mark.slow
 def test_export_py_writes_a_gulbara_onnx_model_equal_to_torch(tmp_path):
     pytest.importorskip("onnxruntime", reason='ONNX export needs pip install -e ".[export]"')
     import onnxruntime

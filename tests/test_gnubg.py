@@ -74,6 +74,7 @@ def test_a_play_that_bears_off_the_last_checker_is_a_win_and_a_mars_counts_two(p
     assert equity[2] == pytest.approx(-1.0, abs=0.01)
 
 
+@pytest.mark.slow
 @installed
 def test_gnubg_beats_random_clearly_in_a_few_games(player):
     results = play_games(

@@ -180,6 +180,7 @@ def test_the_arena_adds_up_the_same_luck_as_a_plain_loop(reference):
     assert np.allclose(results.adjusted_points(), points - luck[:, 0] + luck[:, 1], atol=1e-4)
 
 
+@pytest.mark.slow
 def test_whole_games_add_up_the_same_luck_as_a_plain_loop(reference):
     players = (load_player("adaptive"), load_player("offensive"))
     results = play_games(players, 2, seed=11, reference=reference)

@@ -118,6 +118,7 @@ def test_the_checkpoint_is_an_opponent_in_play(trained):
     assert f"{trained.name} rolls" in done.stdout  # a run's bot.pt plays under its run's name
 
 
+@pytest.mark.slow
 def test_train_agent_ppo_game_tabla_and_its_bot_in_evaluate_against_pubeval(tmp_path):
     run_dir = tmp_path / "run"
     shorter = [setting for setting in TINY if not setting.startswith("total_games=")]

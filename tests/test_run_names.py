@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from agents.runs.naming import earlier_name, run_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +52,7 @@ def test_the_earlier_name_is_the_sorted_overrides_but_the_excluded_ones():
     assert earlier_name(["total_games=9"], EXCLUDED) == "default"
 
 
+@pytest.mark.slow
 def test_a_run_of_the_earlier_name_is_renamed_resumed_and_its_paths_paste(tmp_path):
     earlier = tmp_path / "runs" / earlier_name(TINY, EXCLUDED)
     assert "=" in earlier.name and "," in earlier.name

@@ -75,6 +75,7 @@ def test_another_games_bot_is_refused_in_tapa_and_the_reverse(trained):
         load_player(str(ROOT / "checkpoints" / "tapa-td.pt"), default_rules(game))
 
 
+@pytest.mark.slow
 def test_the_run_resumes_as_complete_and_evaluate_plays_its_game(trained):
     game, run_dir = trained
     again = python("train.py", f"game={game}", f"hydra.run.dir={run_dir}", *TINY)
