@@ -40,6 +40,7 @@ def test_every_opening_roll_plays_as_openspiel():
                          for player in (0, 1)])  # fmt: skip
 
 
+@pytest.mark.slow
 def test_tablas_legal_plays_equal_openspiels_on_random_game_positions():
     samples = openspiel.collect(3000, seed=0)
     assert len(samples) == 3000
