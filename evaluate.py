@@ -5,6 +5,8 @@ how the games were won) and a rating per player, and writes ``results.json`` to 
 directory (and to ``out=PATH`` when given). ``python evaluate.py --help`` lists every setting.
 ``record_games=DIR`` also saves every game (every match) as a game record under ``DIR``, one
 folder a pairing (docs/game-records.md).
+With ``match_length=7`` the players play whole tabla matches (Tabla, Gulbara, Tapa in turn;
+:mod:`agents.match`) and the table gives matches won with their interval.
 With ``variance_reduction=true`` every pairing also shows its luck-adjusted points per game
 (:mod:`agents.evaluation.luck`): the same mean, estimated with much less noise.
 
@@ -32,7 +34,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from tqdm import tqdm
 
-from agents.errors import ConfigError, PlayerSpecError
+from agents.errors import ConfigError, MatchError, PlayerSpecError
 from agents.evaluation.game_record import GameRecordError, check_record_directory
 from agents.evaluation.tournament import (
     TournamentConfig,
@@ -42,6 +44,7 @@ from agents.evaluation.tournament import (
     round_robin,
 )
 from agents.evaluation.workers import WorkerDied
+from agents.match.tournament import check_match_config, format_match_table, match_round_robin
 from agents.storage.files import write_bytes_atomically
 from entry import EntryScript
 
@@ -54,28 +57,30 @@ ConfigStore.instance().store(name="evaluate_schema", node=TournamentConfig)
 def main(cfg: DictConfig) -> None:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     try:
-        config = check_config(SCRIPT.settings(cfg, TournamentConfig))
+        settings = SCRIPT.settings(cfg, TournamentConfig)
+        match = settings.match_length is not None
+        config = (check_match_config if match else check_config)(settings)
         paths = [check_output_path(run_dir / "results.json")]
         if config.out:
             paths.append(check_output_path(config.out, label=f"out={config.out}"))
         if config.record_games:
             check_record_directory(config.record_games, f"record_games={config.record_games}")
-    except (ConfigError, PlayerSpecError, GameRecordError) as error:
+    except (ConfigError, PlayerSpecError, GameRecordError, MatchError) as error:
         SCRIPT.fail(str(error))
-    per_game = "matches" if config.match_points else "games"
+    per_game = "matches" if config.match_points or match else "games"
     pairings = len(config.players) * (len(config.players) - 1) // 2
     try:
         with tqdm(
             total=pairings * config.games, unit=per_game, desc="round robin", file=sys.stderr
         ) as bar:
-            results = round_robin(
+            results = (match_round_robin if match else round_robin)(
                 config,
                 progress=bar.update,
                 notice=lambda line: bar.write(f"{SCRIPT.name}: {line}", file=sys.stderr),
             )
     except WorkerDied as error:
         SCRIPT.fail(str(error), status=1)
-    print(format_table(results))
+    print((format_match_table if match else format_table)(results))
     text = json.dumps(results, indent=2) + "\n"
     for path in paths:  # a failed write is one line (entry.py), the old file left whole
         write_bytes_atomically(path, text.encode())

@@ -21,3 +21,8 @@ class CachedFileError(ValueError):
     """A file the project made for itself and keeps for later (the bear-off database) that is
     missing where it must not be built, damaged, or of another kind; the message names it
     and the command that makes it again."""
+
+
+class MatchError(ValueError):
+    """A tabla match that cannot be: a bad length, order of games or starter rule, a match
+    state that contradicts itself, a player that cannot play every game of the match."""

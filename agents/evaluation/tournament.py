@@ -65,6 +65,13 @@ class TournamentConfig:
     interval."""
     reference: str = DEFAULT_REFERENCE
     """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
+    match_length: int | None = None
+    """Play whole tabla matches to this many points (the three games in turn,
+    :mod:`agents.match`); ``games`` then counts matches; null: single games."""
+    match_order: list = field(default_factory=lambda: ["tabla", "gulbara", "tapa"])
+    """The games of a tabla match in their order, round and round (M1)."""
+    draw_starter: str = "throw"
+    """Who starts after a drawn Tapa game in a tabla match: throw, same or other (M4)."""
 
 
 def rules_of(config: TournamentConfig) -> AnyRules:
@@ -76,13 +83,16 @@ DEFAULT_PLAYERS = ["offensive", "defensive", "adaptive", "random"]
 """The players of a Tapa tournament that names none."""
 
 
-def check_config(config: TournamentConfig) -> TournamentConfig:
+def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfig:
     """``config`` checked setting by setting, before any game: a copy with clean values.
 
     Player names lose leading and trailing spaces (the copy holds the stripped names, which
     the results then show). A name with ``*`` or ``?`` is a file pattern that stands for
     every file it matches, in sorted order (``runs/sweep/*/checkpoints/bot.pt``: every run
     of a sweep); a ``@2ply`` or ``@3ply`` suffix (and ``@nobearoff``) applies to each.
+
+    With ``load`` false the players are not loaded as players of the game (a tabla match
+    checks its sides itself, :func:`agents.match.tournament.check_match_config`).
 
     Raises :class:`ConfigError` naming the first setting that cannot work, and
     :class:`~agents.bots.loading.PlayerSpecError` for a player name or file that names no
@@ -165,7 +175,7 @@ def check_config(config: TournamentConfig) -> TournamentConfig:
             load_reference(reference, rules)
         except PlayerSpecError as error:
             raise ConfigError(f"reference: {error}") from None
-    for name in names:
+    for name in names if load else ():
         load_player(name, rules)  # a bad name or file, or other rules, fail here, before any game
     return replace(
         config,

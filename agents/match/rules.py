@@ -1,0 +1,72 @@
+"""The rules of the tabla match (R11, docs/rules.md "The match"), as flags where the sources
+differ.
+
+The Bulgarian match is played to 7 points: Tabla, then Gulbara, then Tapa, and round again.
+At the start each side throws one die and the higher starts (a tie throws again); after
+that the winner of the last game starts the next. A game scores its points (1 or 2; 3 for a
+Tabla backgammon under ``backgammon_triple``) and the first side to reach the match's length
+wins it.
+
+>>> rules = MatchRules(length=5)
+>>> [rules.game(number) for number in range(4)]
+['tabla', 'gulbara', 'tapa', 'tabla']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tapa_env.rules import GAMES
+
+from ..errors import MatchError
+
+ORDER = ("tabla", "gulbara", "tapa")
+"""The Bulgarian order of the three games (M1)."""
+DRAW_STARTERS = ("throw", "same", "other")
+"""Who starts the game after a drawn Tapa game (R10), which no source says: ``throw`` (the
+default: both throw one die, as at the match's start, since there is no winner to start),
+``same`` (the starter of the drawn game again) or ``other`` (the other side)."""
+LENGTHS = "any length from 1 up; the sources name 3, 5 and 7 (7 in Bulgaria)"
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How a tabla match is played.
+
+    Attributes:
+        length: the points that win the match (M2): 7 in Bulgaria; 3, 5 or 7 in Greece.
+        order: the games in the order they are played, round and round (M1): Tabla,
+            Gulbara, Tapa by default; any sequence of the three games (one game alone makes
+            a match of that game).
+        draw_starter: who starts after a drawn Tapa game (M4, :data:`DRAW_STARTERS`).
+    """
+
+    length: int = 7
+    order: tuple[str, ...] = ORDER
+    draw_starter: str = "throw"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 1:
+            raise MatchError(f"match length must be a whole number from 1 up, got {self.length!r}")
+        order = tuple(self.order) if isinstance(self.order, (list, tuple)) else None
+        if not order or any(game not in GAMES for game in order):
+            raise MatchError(
+                f"match order must be a non-empty list of the games {', '.join(GAMES)}, "
+                f"got {self.order!r}"
+            )
+        object.__setattr__(self, "order", order)
+        if self.draw_starter not in DRAW_STARTERS:
+            raise MatchError(
+                f"draw_starter must be one of {', '.join(DRAW_STARTERS)}, got {self.draw_starter!r}"
+            )
+
+    def game(self, number: int) -> str:
+        """The game played as the match's game ``number`` (0 the first)."""
+        return self.order[number % len(self.order)]
+
+    def to_dict(self) -> dict:
+        return {"length": self.length, "order": list(self.order), "draw_starter": self.draw_starter}
+
+
+DEFAULT_MATCH = MatchRules()
+"""The Bulgarian match: to 7, Tabla, Gulbara, Tapa, a throw after a draw."""

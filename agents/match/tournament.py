@@ -1,0 +1,242 @@
+"""``evaluate.py match_length=N``: a round robin of whole tabla matches between match sides
+(:mod:`agents.match.sides`), every pairing through the match arena, its table and JSON.
+
+The settings are ``evaluate.py``'s (:class:`agents.evaluation.tournament.TournamentConfig`):
+``games`` counts matches, ``duplicate`` pairs them on one dice stream, workers split them
+without changing the dice. A pairing's ``wins``, ``losses`` and ``win_rate`` are of matches,
+with ``win_rate_ci95`` over the mirrored pairs; its ``ppg`` is per game, over all the games of
+its matches, and ``by_game`` gives each game's share.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+from collections.abc import Callable
+from dataclasses import asdict, replace
+
+import numpy as np
+
+from tapa_env.checks import whole_number
+from tapa_env.rules import GAMES, default_rules
+
+from ..errors import ConfigError
+from ..evaluation.stats import fit_ratings, mean_ci95
+from ..evaluation.tournament import STREAMS_PER_PAIRING, TournamentConfig, check_config
+from ..evaluation.workers import play_in_workers
+from .arena import MatchResults, play_matches
+from .rules import MatchRules
+from .sides import SHIPPED, load_side
+
+DEFAULT_MATCH_PLAYERS = [SHIPPED, f"{SHIPPED}@points", "pubeval+runner+offensive"]
+"""The sides of a match round robin that names none: the shipped bots playing to the score
+and for points, and each game's heuristic bot."""
+CHUNK_PAIRS = 32
+
+
+def match_rules_of(config: TournamentConfig) -> MatchRules:
+    return MatchRules(config.match_length, tuple(config.match_order), config.draw_starter)
+
+
+def check_match_config(config: TournamentConfig) -> TournamentConfig:
+    """``config`` with ``match_length`` set, checked before any match: the settings of
+    :func:`~agents.evaluation.tournament.check_config` and every side loaded once.
+    ``ConfigError`` names a setting that cannot work in a match."""
+    length = whole_number(config.match_length, "match_length", 1, error=ConfigError)
+    if config.match_points is not None:
+        raise ConfigError(
+            "match_points and match_length: match_points plays matches of one game, "
+            "match_length tabla matches of the three; set one"
+        )
+    if config.variance_reduction:
+        raise ConfigError("variance_reduction: not for matches (it adjusts points per game)")
+    if config.game != "tapa" or dict(config.rules) not in ({}, dict(vars(default_rules("tapa")))):
+        raise ConfigError(
+            "game and rules: a tabla match plays every game of match_order under its default "
+            "rules; leave game and rules out (match_order=[tabla] plays matches of one game)"
+        )
+    try:
+        rules = MatchRules(length, tuple(config.match_order), config.draw_starter)
+    except ValueError as error:
+        raise ConfigError(f"match: {error}") from None
+    players = config.players if config.players is not None else DEFAULT_MATCH_PLAYERS
+    checked = check_config(replace(config, players=list(players)), load=False)
+    for name in checked.players:
+        load_side(name, rules)  # a side that cannot play the match fails here
+    return replace(checked, match_length=length, match_order=list(rules.order))
+
+
+def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
+    units = config.games // 2
+    pairings = len(config.players) * (len(config.players) - 1) // 2
+    return [
+        (pairing, first, min(CHUNK_PAIRS, units - first))
+        for pairing in range(pairings)
+        for first in range(0, units, CHUNK_PAIRS)
+    ]
+
+
+def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) -> MatchResults:
+    names = list(itertools.combinations(config.players, 2))[pairing]
+    rules = match_rules_of(config)
+    sides = (load_side(names[0], rules), load_side(names[1], rules))
+    results = play_matches(
+        sides,
+        units * 2,
+        rules,
+        seed=config.seed,
+        duplicate=config.duplicate,
+        batch=config.batch,
+        max_turns=config.max_turns,
+        first_stream=pairing * STREAMS_PER_PAIRING + first * (1 if config.duplicate else 2),
+    )
+    results.unit = results.unit + first
+    results.game_match = results.game_match + 2 * first
+    return results
+
+
+def _merge(parts: list[MatchResults]) -> MatchResults:
+    fields = (
+        "score",
+        "start",
+        "unit",
+        "game_match",
+        "game_number",
+        "game",
+        "points",
+        "starter",
+        "kind",
+        "turns",
+    )
+    return MatchResults(
+        parts[0].rules, **{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
+    )
+
+
+def summarize_matches(names: tuple[str, str], results: MatchResults) -> dict:
+    """One pairing's figures from ``names[0]``'s side (docs/formats.md, "results.json")."""
+    rate, interval = results.win_rate()
+    wins = int(results.wins.sum())
+    game_unit = results.unit[results.game_match]
+    ppg, ppg_interval = mean_ci95(results.points, game_unit, bounds=(-3.0, 3.0))
+    by_game = {}
+    for index, game in enumerate(GAMES):
+        mine = results.game == index
+        if mine.any():
+            by_game[game] = {
+                "games": int(mine.sum()),
+                "wins": int((results.points[mine] > 0).sum()),
+                "losses": int((results.points[mine] < 0).sum()),
+                "ppg": float(results.points[mine].mean()),
+            }
+    return {
+        "players": list(names),
+        "matches": results.matches,
+        "match_length": results.rules.length,
+        "wins": wins,
+        "losses": results.matches - wins,
+        "draws": 0,
+        "win_rate": rate,
+        "win_rate_ci95": None if interval is None else list(interval),
+        "games": int(len(results.points)),
+        "ppg": ppg,
+        "ppg_ci95": None if ppg_interval is None else list(ppg_interval),
+        "games_per_match": float(len(results.points) / results.matches),
+        "by_game": by_game,
+    }
+
+
+def match_round_robin(
+    config: TournamentConfig,
+    progress: Callable[[int], None] | None = None,
+    notice: Callable[[str], None] | None = None,
+) -> dict:
+    """Every pairing of ``config.players`` plays ``config.games`` tabla matches; the
+    results.json of docs/formats.md with match figures. ``progress`` gets the matches of
+    each finished chunk; a lost worker's chunks are played again (as in
+    :func:`agents.evaluation.tournament.round_robin`)."""
+    config = check_match_config(config)
+    chunks = _chunks(config)
+    workers = config.workers or len(os.sched_getaffinity(0))
+    if workers == 1:
+        parts = []
+        for chunk in chunks:
+            parts.append(_play_chunk(config, *chunk))
+            if progress is not None:
+                progress(chunk[2] * 2)
+    else:
+        names = list(itertools.combinations(config.players, 2))
+
+        def finished(index: int) -> None:
+            if progress is not None:
+                progress(chunks[index][2] * 2)
+
+        def lost(indices: list[int], cause: str) -> None:
+            if notice is not None:
+                notice(
+                    f"a worker process was lost ({cause}); its matches are played again "
+                    "in a new pool, with the same dice"
+                )
+
+        parts = play_in_workers(
+            _play_chunk,
+            [(config, *chunk) for chunk in chunks],
+            workers,
+            multiprocessing.get_context("spawn"),
+            describe=lambda i: (
+                f"{' vs '.join(names[chunks[i][0]])}, match pairs from {chunks[i][1] + 1}"
+            ),
+            finished=finished,
+            lost=lost,
+        )
+    pairings = []
+    for pairing, names in enumerate(itertools.combinations(config.players, 2)):
+        mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]
+        pairings.append(summarize_matches(names, _merge(mine)))
+    return {
+        "pairings": pairings,
+        "ratings": fit_ratings(list(config.players), pairings),
+        "config": asdict(config),
+    }
+
+
+def format_match_table(results: dict) -> str:
+    """The match round robin as text: matches won with their interval, then points per game
+    in each game, then the ratings (of matches)."""
+    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
+    width = max([34, *map(len, labels)])
+    length = results["config"]["match_length"]
+    header = (
+        f"{'pairing':<{width}} {'matches':>7} {'won':>7} {'95% CI':>15} "
+        f"{'games':>6} {'ppg':>7} " + " ".join(f"{g:>8}" for g in results["config"]["match_order"])
+    )
+    lines = [
+        f"Matches to {length}: {' -> '.join(results['config']['match_order'])}, round again",
+        "",
+        header,
+        "-" * len(header),
+    ]
+    for label, p in zip(labels, results["pairings"]):
+        ci = p["win_rate_ci95"]
+        interval = "(too few)" if ci is None else f"[{ci[0]:>5.1%},{ci[1]:>6.1%}]"
+        per_game = " ".join(
+            f"{p['by_game'][g]['ppg']:>+8.3f}" if g in p["by_game"] else f"{'':>8}"
+            for g in results["config"]["match_order"]
+        )
+        lines.append(
+            f"{label:<{width}} {p['matches']:>7} {p['win_rate']:>7.1%} {interval:>15} "
+            f"{p['games']:>6} {p['ppg']:>+7.3f} {per_game}"
+        )
+    lines += [
+        "",
+        "won: matches won by the first player, with its 95% interval over mirrored pairs; ppg:",
+        "its net points per game, over all games and in each game of the match.",
+        "",
+    ]
+    names = max([34, *map(len, results["ratings"])])
+    lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
+    for name, rating in sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"]):
+        low, high = rating["ci95"]
+        lines.append(f"{name:<{names}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
+    return "\n".join(lines)
