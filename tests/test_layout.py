@@ -35,7 +35,8 @@ ROOMS = {
     "bearoff": {"storage", "bots"},
     "evaluation": {"storage", "bots", "bearoff"},
     "analysis": {"storage", "bots", "bearoff", "evaluation"},
-    "play": {"storage", "bots", "evaluation"},
+    "match": {"storage", "bots", "bearoff", "evaluation"},
+    "play": {"storage", "bots", "evaluation", "match"},
     "runs": {"storage", "bots", "evaluation"},
 }
 """Each room of ``agents`` and the rooms below it that it may import."""
