@@ -1,8 +1,11 @@
-"""Play a bot in the terminal: ``python play.py [game=tabla] [opponent=NAME_OR_PATH] [match=7]``.
+"""Play a bot in the terminal: ``python play.py [game=tabla] [opponent=NAME_OR_PATH] [match=7]``,
+or the tabla match: ``python play.py match_length=7 [match_opponent=shipped]``.
 
 Tapa by default; ``game=tabla`` or ``game=gulbara`` plays the match's other games (the config
 group ``game/``, with each game's rule flags), against the game's shipped bot or, while it has
-none, its strongest built-in bot.
+none, its strongest built-in bot. ``match_length=N`` plays the Bulgarian match of the three
+games in turn, Tabla, Gulbara and Tapa, to N points, against a match side
+(``match_opponent``: each game's shipped bot playing to the match score by default).
 
 Draws the board from your side, lists your legal plays with numbers and their notation
 (docs/formats.md, "Play notation"), and reads your play as a number or as notation; ``hint``
@@ -13,8 +16,8 @@ saved as a game record (docs/game-records.md), by default a new file in ``games/
 ``python play.py --help`` lists every setting.
 
 Every setting is checked before the first game. A mistake in the command line or the
-settings exits with status 2 after one line on stderr (``match=abc``, an unknown player);
-leaving a game exits with 0.
+settings exits with status 2 after one line on stderr (``match=abc``, ``match_length=0``, an
+unknown player, a match side without a player for every game); leaving a game exits with 0.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 
 from agents.evaluation.game_record import GameRecordError, record_destination
-from agents.play.terminal import PlayConfig, PlayError, Session, check_config
+from agents.play.match_session import open_session
+from agents.play.terminal import PlayConfig, PlayError, check_config
 from entry import EntryScript
 
 SCRIPT = EntryScript("play.py")
@@ -51,7 +55,7 @@ def main(cfg: DictConfig) -> None:
             import readline  # noqa: F401  (line editing and history at the prompt)
         except ImportError:
             pass
-    session = Session(
+    session = open_session(
         config, opponent, hinter, rules, sys.stdin, sys.stdout, width, record_to=record_to
     )
     try:

@@ -351,3 +351,13 @@ def test_play_matches_refuses_what_cannot_be_played(kwargs, words):
     side = load_side("random")
     with pytest.raises(MatchError, match=words):
         play_matches((side, side), **kwargs)
+
+
+def test_the_table_in_the_docs_is_the_table_the_bots_use():
+    from pathlib import Path
+
+    from agents.match.equity import markdown
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "match.md").read_text()
+    table = markdown(MatchEquity.measured(MatchRules(length=7)), 7)
+    assert table in text

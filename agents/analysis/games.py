@@ -231,7 +231,8 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
     """Analyse ``record`` (read by :func:`agents.evaluation.game_record.parse_record`) under
     ``config``'s settings, read where present: ``player`` (the judging bot, or one a game
     separated by commas; default the shipped bot of each game, :func:`judges`), ``game``
-    (when given, the record's game), ``ply`` (1 or 2, default 2), ``rollout`` (default false)
+    (when given, the record's game, or for a tabla match, a record with an order of games,
+    any game of its order), ``ply`` (1 or 2, default 2), ``rollout`` (default false)
     with ``trials``, ``truncate``, ``seed`` and ``workers``, and ``reference`` (the bots
     whose networks value the luck; default ``player``).
 
@@ -245,7 +246,9 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
         raise GameAnalysisError(f"ply must be 1 or 2, got {ply!r}")
     rollout = bool(getattr(config, "rollout", False))
     game = getattr(config, "game", None)
-    if game and game != record.game:
+    # A tabla match (a record with an order of games) is judged game by game: game= may name
+    # any game of its order.
+    if game and game != record.game and game not in (record.order or ()):
         raise GameAnalysisError(
             f"{name or 'the record'} is a record of {record.game}: analyse it with "
             f"game={record.game}"

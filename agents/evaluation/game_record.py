@@ -108,10 +108,31 @@ def _games_rules(record: GameRecord) -> list[AnyRules]:
     return list(kinds.values())
 
 
+def _check_order(record: GameRecord) -> None:
+    """A match's order of games (:attr:`GameRecord.order`) as the reader will check it: a
+    match's, beginning with the record's game, each game of it the game it plays."""
+    if record.order is None:
+        return
+    if record.match_points is None:
+        raise GameRecordError("an order of games is a match's: the record has no match length")
+    if not record.order or record.order[0] != record.game:
+        raise GameRecordError(
+            f"a match's order begins with the record's game, {record.game}; got "
+            f"{' '.join(record.order) or 'none'}"
+        )
+    for number, game in enumerate(record.games, start=1):
+        kind = record.rules_of(game).game
+        if kind != record.game_due(number):
+            raise GameRecordError(
+                f"game {number} of the match is {record.game_due(number)} by its order, not {kind}"
+            )
+
+
 def format_record(record: GameRecord) -> str:
     """The text of ``record`` (docs/game-records.md)."""
     every_rules = _games_rules(record)
-    several = len(every_rules) > 1
+    _check_order(record)
+    several = len(every_rules) > 1 or len(set(record.order or ())) > 1
     rules = " ".join(
         f"{name}={str(value).lower()}"
         for kind in every_rules
@@ -130,6 +151,8 @@ def format_record(record: GameRecord) -> str:
         f"Rules: {rules}",
         f"Match: {match}",
     ]
+    if record.order is not None:
+        lines.append(f"Order: {' '.join(record.order)}")
     if record.source:
         lines.append(f"Source: {record.source}")
     if record.start is not None and record.start != Position.initial(record.start.game):

@@ -3,7 +3,7 @@
 :mod:`agents.evaluation.game_record` writes these as text and reads them back (the format of
 docs/game-records.md); it re-exports every name here. A record holds games of Tapa, Tabla or
 Gulbara: the record's game (its ``rules``) and, for a match that plays the three in turn, each
-game's own (:attr:`RecordedGame.rules`).
+game's own (:attr:`RecordedGame.rules`) and the order they come in (:attr:`GameRecord.order`).
 
 >>> from tapa_env.rules import TablaRules
 >>> game = RecordedGame("O", "chosen", [RecordedTurn("O", (3, 5), "8/3 6/3")])
@@ -137,6 +137,10 @@ class GameRecord:
         source: a free note on where the games come from (``play.py seed=42``).
         start: the position every game of the record's game starts from, as ``O`` sees it
             (the initial one, R1, T1, G1, unless given).
+        order: in a tabla match (M1, R11), the games in the order they are played, round
+            and round (``("tabla", "gulbara", "tapa")``), the first the record's game; game
+            ``N`` is then ``order[(N - 1) % len(order)]``. ``None``: no order is kept (a
+            single game, a Tapa match, or games of several kinds as each says).
     """
 
     players: tuple[str, str]
@@ -146,6 +150,7 @@ class GameRecord:
     date: datetime = field(default_factory=lambda: datetime.now().replace(microsecond=0))
     source: str | None = None
     start: Position | None = None
+    order: tuple[str, ...] | None = None
 
     @property
     def game(self) -> str:
@@ -166,6 +171,13 @@ class GameRecord:
     def score(self) -> tuple[int, int]:
         """The points of ``O`` and ``X`` after every game of the record."""
         return score_after(self.games)
+
+    def game_due(self, number: int) -> str | None:
+        """The game that game ``number`` (from 1) of a match with an :attr:`order` plays, or
+        ``None`` without an order."""
+        if not self.order:
+            return None
+        return self.order[(number - 1) % len(self.order)]
 
 
 def score_after(games: list[RecordedGame]) -> tuple[int, int]:

@@ -51,7 +51,7 @@ TURN_LINE = "a turn's line holds its number, side, roll and play, as '1 O 6-5  2
 """What a turn's line holds, for the messages that refuse one."""
 
 
-_HEADER_KEYS = ("Game", "Date", "O", "X", "Rules", "Match", "Source", "Start")
+_HEADER_KEYS = ("Game", "Date", "O", "X", "Rules", "Match", "Order", "Source", "Start")
 _REQUIRED = ("Date", "O", "X", "Rules", "Match")
 _HEADER = re.compile(r"(\w+):\s*(.*)")
 _GAME = re.compile(r"Game (\d+)(?::\s*(\S+))?")
@@ -171,6 +171,7 @@ def parse_record(text: str, name: str = "<record>") -> GameRecord:
         date=header["Date"],
         source=header.get("Source"),
         start=header.get("Start"),
+        order=header.get("Order"),
     )
     while lines.peek() is not None and _GAME.fullmatch(lines.peek()):
         if record.games and record.match_points is None:
@@ -237,6 +238,10 @@ def _read_header(lines: _Lines) -> tuple[dict, _Flags]:
             raise lines.end(f"the header has no {missing[0]}: line")
         lines.take()
         raise lines.error(f"the header before this line has no {missing[0]}: line")
+    if "Order" in header and header["Match"] is None:
+        raise lines.error(
+            "an Order: line is a match's, but the Match: line says none", written["Order"][1]
+        )
     return header, flags
 
 
@@ -258,6 +263,8 @@ def _header_value(lines: _Lines, key: str, value: str, number: int, game: str):
         if not value:
             raise lines.error(f"{key}: names nothing", number)
         return value
+    if key == "Order":
+        return _order(lines, value, number, game)
     if key == "Match":
         if value == "none":
             return None
@@ -284,6 +291,26 @@ def _header_value(lines: _Lines, key: str, value: str, number: int, game: str):
     return start
 
 
+def _order(lines: _Lines, value: str, number: int, game: str) -> tuple[str, ...]:
+    """A match's order of games (``tabla gulbara tapa``), which begins with the record's
+    game."""
+    order = tuple(value.replace(",", " ").split())
+    unknown = [name for name in order if name not in GAMES]
+    if not order or unknown:
+        raise lines.error(
+            f"bad order {value!r}: the games of the match in turn, such as "
+            f"'tabla gulbara tapa' (the games are {', '.join(GAMES)})",
+            number,
+        )
+    if order[0] != game:
+        raise lines.error(
+            f"the match's order begins with {order[0]}, but the record's game is {game} "
+            "(a Game: line names it; none: tapa)",
+            number,
+        )
+    return order
+
+
 def _rule_flags(lines: _Lines, value: str, number: int, game: str) -> dict[str, bool]:
     flags: dict[str, bool] = {}
     known = [name for kind in GAMES for name in FLAGS[kind]]
@@ -307,10 +334,17 @@ def _read_game(lines: _Lines, record: GameRecord, flags: _Flags) -> RecordedGame
     if int(found.group(1)) != number:
         raise lines.error(f"expected 'Game {number}', got {line!r}")
     rules = record.rules
+    kind = record.game
     if found.group(2) is not None:
         kind = _game_name(lines, found.group(2), lines.number)
-        if kind != record.game:
-            rules = flags.rules(lines, kind, lines.number)
+    due = record.game_due(number)
+    if due is not None and kind != due:
+        raise lines.error(
+            f"game {number} of the match is {due} (the order {' '.join(record.order)}, round "
+            f"and round), not {kind}; write 'Game {number}: {due}'"
+        )
+    if kind != record.game:
+        rules = flags.rules(lines, kind, lines.number)
     score = record.score()
     if record.match_points is not None:
         if lines.peek() is None:

@@ -305,6 +305,45 @@ def _merge(parts: list[GameResults]) -> GameResults:
     )
 
 
+def play_chunks(
+    play_chunk: Callable,
+    config: TournamentConfig,
+    chunks: list[tuple[int, int, int]],
+    per_unit: int,
+    progress: Callable[[int], None] | None,
+    lost: Callable[[list[tuple[int, int, int]], str], None],
+    describe: Callable[[tuple[int, int, int]], str],
+) -> list:
+    """``play_chunk(config, pairing, first, units)`` of every chunk, in this process
+    (``workers=1``) or in a pool of ``config.workers`` spawned processes (0: one per core),
+    the results in the order of ``chunks``. ``progress`` gets ``units * per_unit`` of each
+    finished chunk; ``lost`` the chunks a lost worker cost and its cause (they are played
+    again in a new pool); ``describe`` names a chunk in the line of a chunk that kills its
+    worker every time."""
+    workers = config.workers or len(os.sched_getaffinity(0))
+    if workers == 1:
+        parts = []
+        for chunk in chunks:
+            parts.append(play_chunk(config, *chunk))
+            if progress is not None:
+                progress(chunk[2] * per_unit)
+        return parts
+
+    def finished(index: int) -> None:
+        if progress is not None:
+            progress(chunks[index][2] * per_unit)
+
+    return play_in_workers(
+        play_chunk,
+        [(config, *chunk) for chunk in chunks],
+        workers,
+        multiprocessing.get_context("spawn"),
+        describe=lambda index: describe(chunks[index]),
+        finished=finished,
+        lost=lambda indices, cause: lost([chunks[i] for i in indices], cause),
+    )
+
+
 def round_robin(
     config: TournamentConfig,
     progress: Callable[[int], None] | None = None,
@@ -323,32 +362,18 @@ def round_robin(
     """
     config = check_config(config)
     chunks = _chunks(config)
-    workers = config.workers or len(os.sched_getaffinity(0))
     per_unit = 2 if config.duplicate else 1
-    if workers == 1:
-        parts = []
-        for chunk in chunks:
-            parts.append(_play_chunk(config, *chunk))
-            if progress is not None:
-                progress(chunk[2] * per_unit)
-    else:
-
-        def finished(index: int) -> None:
-            if progress is not None:
-                progress(chunks[index][2] * per_unit)
-
-        def lost(indices: list[int], cause: str) -> None:
-            (notice or _to_stderr)(_lost_line(config, [chunks[i] for i in indices], cause))
-
-        parts = play_in_workers(
-            _play_chunk,
-            [(config, *chunk) for chunk in chunks],
-            workers,
-            multiprocessing.get_context("spawn"),
-            describe=lambda index: _describe(config, chunks[index]),
-            finished=finished,
-            lost=lost,
-        )
+    parts = play_chunks(
+        _play_chunk,
+        config,
+        chunks,
+        per_unit,
+        progress=progress,
+        lost=lambda lost_chunks, cause: (notice or _to_stderr)(
+            _lost_line(config, lost_chunks, cause)
+        ),
+        describe=lambda chunk: _describe(config, chunk),
+    )
     pairings = []
     for pairing, names in enumerate(itertools.combinations(config.players, 2)):
         mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]

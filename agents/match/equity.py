@@ -208,10 +208,3 @@ def markdown(table: MatchEquity, length: int) -> str:
             lines.append(f"| {a} | {cells} |")
         lines.append("")
     return "\n".join(lines)
-
-
-if __name__ == "__main__":
-    import sys
-
-    size = int(sys.argv[1]) if len(sys.argv) > 1 else 7
-    print(markdown(MatchEquity.measured(MatchRules(length=size)), size))

@@ -11,8 +11,6 @@ its matches, and ``by_game`` gives each game's share.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
-import os
 from collections.abc import Callable
 from dataclasses import asdict, replace
 
@@ -23,8 +21,12 @@ from tapa_env.rules import GAMES, default_rules
 
 from ..errors import ConfigError
 from ..evaluation.stats import fit_ratings, mean_ci95
-from ..evaluation.tournament import STREAMS_PER_PAIRING, TournamentConfig, check_config
-from ..evaluation.workers import play_in_workers
+from ..evaluation.tournament import (
+    STREAMS_PER_PAIRING,
+    TournamentConfig,
+    check_config,
+    play_chunks,
+)
 from .arena import MatchResults, play_matches
 from .rules import MatchRules
 from .sides import SHIPPED, load_side
@@ -158,38 +160,28 @@ def match_round_robin(
     :func:`agents.evaluation.tournament.round_robin`)."""
     config = check_match_config(config)
     chunks = _chunks(config)
-    workers = config.workers or len(os.sched_getaffinity(0))
-    if workers == 1:
-        parts = []
-        for chunk in chunks:
-            parts.append(_play_chunk(config, *chunk))
-            if progress is not None:
-                progress(chunk[2] * 2)
-    else:
-        names = list(itertools.combinations(config.players, 2))
+    names = list(itertools.combinations(config.players, 2))
 
-        def finished(index: int) -> None:
-            if progress is not None:
-                progress(chunks[index][2] * 2)
+    def lost(lost_chunks: list, cause: str) -> None:
+        if notice is not None:
+            pairs = sum(chunk[2] for chunk in lost_chunks)
+            notice(
+                f"a worker process was lost ({cause}); the {2 * pairs} matches in play are "
+                "played again in a new pool, with the same dice"
+            )
 
-        def lost(indices: list[int], cause: str) -> None:
-            if notice is not None:
-                notice(
-                    f"a worker process was lost ({cause}); its matches are played again "
-                    "in a new pool, with the same dice"
-                )
-
-        parts = play_in_workers(
-            _play_chunk,
-            [(config, *chunk) for chunk in chunks],
-            workers,
-            multiprocessing.get_context("spawn"),
-            describe=lambda i: (
-                f"{' vs '.join(names[chunks[i][0]])}, match pairs from {chunks[i][1] + 1}"
-            ),
-            finished=finished,
-            lost=lost,
-        )
+    parts = play_chunks(
+        _play_chunk,
+        config,
+        chunks,
+        2,
+        progress=progress,
+        lost=lost,
+        describe=lambda chunk: (
+            f"{' vs '.join(names[chunk[0]])}, matches {2 * chunk[1] + 1}-"
+            f"{2 * (chunk[1] + chunk[2])}"
+        ),
+    )
     pairings = []
     for pairing, names in enumerate(itertools.combinations(config.players, 2)):
         mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]

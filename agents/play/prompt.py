@@ -46,6 +46,12 @@ class Host(Protocol):
 
     def board(self, position: Position) -> None: ...
 
+    def hint_chances(
+        self, position: Position, dice: tuple[int, int], plays: list[Play]
+    ) -> np.ndarray | None: ...
+
+    def hint_setting(self) -> str: ...
+
 
 def hint_values(
     hinter: Player, position: Position, dice: tuple[int, int], plays: list[Play]
@@ -259,21 +265,34 @@ class Prompt:
             )
 
     def hint(self, position: Position, dice: tuple[int, int], plays: list[Play]) -> None:
+        """The hint player's best plays with its values; in a tabla match, where it plays to
+        the score, ranked by your chance of winning the match, shown beside its equity."""
         found = hint_values(self.hinter, position, dice, plays)
-        if found is None:
+        chances = self.session.hint_chances(position, dice, plays)
+        if found is None and chances is None:
             why = (
                 "it plays at random"
                 if isinstance(self.hinter, RandomPlayer)
                 else "it gives no values"
             )
-            if self.game_name == "tapa":
-                other = "hint_player=defensive or the path of a trained bot"
-            else:
-                other = f"hint_player= the path of a bot trained for {self.game_name}"
+            other = self.session.hint_setting()
             self.say(f"{self.hinter.name} has no opinion of plays: {why}. For hints, set {other}.")
             return
-        values, what, form = found
-        best = np.argsort(-values, kind="stable")[:HINTS_SHOWN]
-        self.say(f"{self.hinter.name}'s best plays ({what}):")
+        if chances is None:
+            values, what, form = found
+            best = np.argsort(-values, kind="stable")[:HINTS_SHOWN]
+            self.say(f"{self.hinter.name}'s best plays ({what}):")
+            for index in best:
+                self.say(f"  {index + 1:>3}) {plays[index].text:<24} {values[index]:{form}}")
+            return
+        best = np.argsort(-chances, kind="stable")[:HINTS_SHOWN]
+        by = "by your chance of winning the match"
+        if found is None:
+            self.say(f"{self.hinter.name}'s best plays to the score, {by}:")
+        else:
+            self.say(
+                f"{self.hinter.name}'s best plays to the score, {by}", f"(and its {found[1]}):"
+            )
         for index in best:
-            self.say(f"  {index + 1:>3}) {plays[index].text:<24} {values[index]:{form}}")
+            value = "" if found is None else f"  {found[0][index]:{found[2]}}"
+            self.say(f"  {index + 1:>3}) {plays[index].text:<24} {chances[index]:6.1%}{value}")

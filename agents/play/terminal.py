@@ -1,8 +1,10 @@
 """A person against a bot in the terminal, in any of the three games: the settings, their
 checks, and the session.
 
-``play.py`` (a Hydra app) builds a :class:`Session` from a checked :class:`PlayConfig` and
-runs it on standard input and output; tests run it on strings. What the terminal says of
+``play.py`` (a Hydra app) builds a :class:`Session` from a checked :class:`PlayConfig`
+(:func:`agents.play.match_session.open_session`: a tabla match of the three games in turn,
+``match_length=``, is a :class:`~agents.play.match_session.MatchSession`) and runs it on
+standard input and output; tests run it on strings. What the terminal says of
 each game (its introduction and help, the bot's plays in your numbering, the kinds of win)
 is in :mod:`agents.play.game_texts`; the board is :mod:`tapa_env.board_terminal`'s. In
 Gulbara a climbing double and the numbers handed over are decisions of their own (G5, G6):
@@ -27,7 +29,7 @@ from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules, default_rules
 
 from ..bots.loading import GAME_BUILTINS, beside_repository, load_player
 from ..bots.players import Player, choose_one
-from ..errors import PlayerSpecError
+from ..errors import MatchError, PlayerSpecError
 from ..evaluation.game_record import (
     CLIMB,
     HANDED,
@@ -76,9 +78,14 @@ class PlayConfig:
     game's shipped bot at two plies (checkpoints/tapa-td.pt@2ply), or where the game has none
     yet its strongest built-in bot (tabla: pubeval, gulbara: runner)."""
     match: int | None = 0
-    """Points to win a match (R11); 0 or null for a single game."""
+    """Points to win a Tapa match (R11), every game Tapa; 0 or null for a single game."""
     seed: int | None = None
     """Seed of the dice and of a random bot; null draws one and prints it."""
+    match_length: int | None = None
+    """Points to win a tabla match: Tabla, Gulbara and Tapa in turn (R11); null: none."""
+    match_opponent: str = "shipped"
+    """The bot of a tabla match, one player a game: shipped (each game's shipped bot,
+    playing to the score), random, or players joined by + (pubeval+runner+defensive)."""
     first: str = "roll"
     """Who starts the first game: roll (R2), you or bot."""
     confirm: bool = True
@@ -142,8 +149,11 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
     """The settings checked before any game: ``(config, opponent, hint player, rules)``.
 
     The game is ``config.game`` under its rule flags; the opponent and the hint player must
-    play that game under those rules (a trained bot is refused under others). Raises
-    :class:`PlayError` naming the first setting that cannot work.
+    play that game under those rules (a trained bot is refused under others). With
+    ``match_length`` (a tabla match of the three games in turn) the opponent and the hint
+    player are match sides (:class:`agents.match.sides.MatchSide`, of ``match_opponent`` and
+    ``hint_player``) and the rules the first game's. Raises :class:`PlayError` naming the
+    first setting that cannot work.
     """
     match = 0 if config.match is None else whole_number(config.match, "match", 0, error=PlayError)
     seed = whole_number(config.seed, "seed", 0, below=2**63, error=PlayError, optional=True)
@@ -158,8 +168,13 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
             f"record must be a directory, a file ending in .tapa, or null, got {record!r}"
         )
     rules = _rules(config)
+    if config.match_length is not None:
+        return _check_tabla_match(config, match, seed, show_plays, record, rules)
     if match and rules.game != "tapa":
-        raise PlayError(f"match: not yet for {rules.game}; play.py plays single games of it")
+        raise PlayError(
+            f"match: not yet for {rules.game} alone; match= plays Tapa matches, match_length=N "
+            "the tabla match of Tabla, Gulbara and Tapa in turn"
+        )
     spec = default_opponent(rules.game) if config.opponent is None else config.opponent
     opponent = _player(spec, "opponent", rules)
     hinter = opponent
@@ -178,6 +193,106 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
         record=None if record is None else record.strip(),
     )
     return checked, opponent, hinter, rules
+
+
+def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, record, rules):
+    """:func:`check_config` for a tabla match (``match_length``): ``(config, the bot's match
+    side, the hint player's match side, the first game's rules)``."""
+    from ..match.player import plays_to_score
+    from ..match.rules import MatchRules
+
+    try:
+        length = whole_number(config.match_length, "match_length", 1, error=PlayError)
+    except PlayError as error:
+        raise PlayError(
+            f"{error}: the points that win a tabla match (7 in Bulgaria); null plays no match"
+        ) from None
+    if match:
+        raise PlayError(
+            f"match={match} and match_length={length} both set: match= plays Tapa alone, "
+            "match_length= a tabla match of Tabla, Gulbara and Tapa in turn; set one"
+        )
+    if rules.game != "tapa" or rules != default_rules(rules.game):
+        defaults = default_rules(rules.game)
+        changed = [
+            f"rules.{f.name}={str(getattr(rules, f.name)).lower()}"
+            for f in fields(rules)
+            if getattr(rules, f.name) != getattr(defaults, f.name)
+        ]
+        setting = f"game={rules.game}" if rules.game != "tapa" else changed[0]
+        raise PlayError(
+            f"{setting}: a tabla match (match_length) plays Tabla, Gulbara and Tapa in turn, "
+            "each under its default rules; game= and rules. choose a single game's"
+        )
+    if config.opponent is not None:
+        raise PlayError(
+            f"opponent={config.opponent} names a bot of one game; a tabla match's bot is "
+            "match_opponent= (shipped, random, or one player a game joined by +, such as "
+            "pubeval+runner+defensive)"
+        )
+    match_rules = MatchRules(length=length)
+    side = _side(config.match_opponent, "match_opponent", match_rules)
+    hint_side = side
+    if config.hint_player is not None:
+        hint_side = _side(config.hint_player, "hint_player", match_rules)
+    if any(plays_to_score(p) for s in (side, hint_side) for p in s.players.values()):
+        match_equity(match_rules)  # made now, so that a missing table stops before any game
+    checked = PlayConfig(
+        opponent=None,
+        game=match_rules.order[0],
+        rules=dict(vars(default_rules(match_rules.order[0]))),
+        match=0,
+        seed=seed,
+        match_length=length,
+        match_opponent=side.name,
+        first=config.first,
+        confirm=config.confirm,
+        hint_player=config.hint_player,
+        show_plays=show_plays,
+        record=None if record is None else record.strip(),
+    )
+    return checked, side, hint_side, default_rules(match_rules.order[0])
+
+
+def _side(spec: object, setting: str, match_rules):
+    """The match side ``spec`` names for ``setting``
+    (:func:`agents.match.sides.load_side`), or a one-line :class:`PlayError`."""
+    from ..match.sides import load_side
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise PlayError(
+            f"{setting} must name a match player: shipped, random, or one player a game "
+            f"joined by + (pubeval+runner+defensive); got {spec!r}"
+        )
+    try:
+        return load_side(spec.strip(), match_rules)
+    except (MatchError, PlayerSpecError) as error:
+        message = str(error)
+        if not message.startswith(f"{spec.strip()}:"):
+            message = f"{spec.strip()}: {message}"
+        raise PlayError(f"{setting}={message}") from None
+
+
+_EQUITY: dict = {}
+
+
+def match_equity(match_rules):
+    """The match equity table of ``match_rules``
+    (:meth:`agents.match.equity.MatchEquity.measured`), made once; a one-line
+    :class:`PlayError` where it cannot be made."""
+    from ..match.equity import MatchEquity
+
+    if match_rules not in _EQUITY:
+        try:
+            _EQUITY[match_rules] = MatchEquity.measured(match_rules)
+        except (OSError, KeyError, ValueError) as error:
+            what = f"no measured results of {error}" if isinstance(error, KeyError) else error
+            raise PlayError(
+                f"playing to the match score needs the match equity table, which cannot be "
+                f"made ({what}; python -m agents.match.outcomes --write measures it); "
+                "match_opponent=shipped@points plays for points"
+            ) from None
+    return _EQUITY[match_rules]
 
 
 class Session:
@@ -309,14 +424,15 @@ class Session:
             return None
         write_bytes_atomically(self.record_to, format_record(self.record).encode())
         if announce:
-            what = "match" if self.config.match else "game"
+            what = "match" if self.record.match_points else "game"
             self.say(f"The {what} is recorded in {self.record_to}")
-            game = "" if self.game_name == "tapa" else f"game={self.game_name} "
-            self.say(
-                f"(python analyze.py {game}record={self.record_to} shows the best plays and "
-                "the luck)."
-            )
+            self.say(f"({self.analysis_command()} shows the best plays and the luck).")
         return self.record_to
+
+    def analysis_command(self) -> str:
+        """The command that analyses the record (:meth:`save_record` says it)."""
+        game = "" if self.game_name == "tapa" else f"game={self.game_name} "
+        return f"python analyze.py {game}record={self.record_to}"
 
     def farewell(self) -> str:
         if self.config.match:
@@ -365,9 +481,9 @@ class Session:
             if dice[0] != dice[1]:
                 return dice
 
-    def game(self, number: int, starter: str) -> bool | None:
-        """Play one game; returns True when you win it, False when the bot does, None for
-        a draw."""
+    def begin_game(self, number: int, starter: str) -> bool:
+        """Say what game ``number`` is and who starts it (``starter``: ``roll``, ``you`` or
+        ``bot``), throwing for it when asked; whether you move first."""
         if self.config.match:
             self.say(
                 "",
@@ -380,9 +496,18 @@ class Session:
                 self.say("You won the last game and start with a new roll.")
             else:
                 self.say(f"{self.name} won the last game and starts with a new roll.")
-        else:
-            you_move = self.opening(starter)
-        record = RecordedGame("O" if you_move else "X", score=(self.score[0], self.score[1]))
+            return you_move
+        return self.opening(starter)
+
+    def game(self, number: int, starter: str) -> bool | None:
+        """Play one game; returns True when you win it, False when the bot does, None for
+        a draw."""
+        you_move = self.begin_game(number, starter)
+        record = RecordedGame(
+            "O" if you_move else "X",
+            score=(self.score[0], self.score[1]),
+            rules=None if self.rules == self.record.rules else self.rules,
+        )
         if number > 1 and starter != "roll":
             record.note = f"won game {number - 1}"
         elif self.thrown is not None:
@@ -441,11 +566,28 @@ class Session:
         if plays[0].text == "pass":
             self.say(f"{words}: no legal play, it passes.")
             return plays[0]
-        after = choose_one(self.opponent, position, dice, self.bot_rng, self.rules)
+        after = self.bot_choice(position, dice)
         play = next(play for play in plays if play.afterstate == after)
         shown = mirrored(play.text, self.game_name)
         self.say(f"{words} and plays {play.text}  (on your board: {shown})")
         return play
+
+    def bot_choice(self, position: Position, dice: tuple[int, int]) -> Position:
+        """The afterstate the bot chooses (of two or more legal plays)."""
+        return choose_one(self.opponent, position, dice, self.bot_rng, self.rules)
+
+    def hint_chances(
+        self, position: Position, dice: tuple[int, int], plays: list[Play]
+    ) -> np.ndarray | None:
+        """Your chance of winning the match after each of ``plays``, by the hint player,
+        where it plays to the score of a tabla match; ``None`` here (no match score)."""
+        return None
+
+    def hint_setting(self) -> str:
+        """The setting that gives hints, for a hint player that gives none."""
+        if self.game_name == "tapa":
+            return "hint_player=defensive or the path of a trained bot"
+        return f"hint_player= the path of a bot trained for {self.game_name}"
 
     def your_turn(self, position: Position, dice: tuple[int, int], words: str) -> Play:
         """Your play, read at the prompt unless it is forced."""
