@@ -23,6 +23,8 @@ import tapa_env
 from agents.evaluation.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
 from agents.evaluation.stats import fit_ratings, summarize
 from agents.evaluation.tournament import TournamentConfig
+from agents.match import MatchRules, load_side, play_matches
+from agents.match.tournament import summarize_matches
 from tapa_env import Position, Rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -175,11 +177,15 @@ def test_the_formats_document_names_every_key_of_results_json():
     pairing = summarize(("a", "b"), results)
     ratings = fit_ratings(["a", "b"], [pairing])
     text = FORMATS_DOC.read_text()
-    example = json_blocks(text)[-1]
+    example = next(b for b in json_blocks(text) if isinstance(b, dict) and "pairings" in b)
     documented = set(re.findall(r"`(\w+)`", text)) | json_keys(example)
     keys = {"pairings", "ratings", "config"}
     keys |= set(pairing) | set(pairing["rates"]) | set(pairing["matches"]) | set(ratings["a"])
     keys |= {field.name for field in dataclasses.fields(TournamentConfig)}
+    # A round robin of tabla matches (match_length) has match figures of its own.
+    match_results = play_matches((load_side("random"),) * 2, 2, MatchRules(length=1))
+    match_pairing = summarize_matches(("a", "b"), match_results)
+    keys |= set(match_pairing) | set(next(iter(match_pairing["by_game"].values())))
     missing = sorted(keys - documented)
     assert not missing, f"results.json keys missing from docs/formats.md: {missing}"
     assert set(example) == {"pairings", "ratings", "config"}

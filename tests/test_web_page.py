@@ -36,6 +36,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 820}}
 BOT_REPLY_MS = 30_000  # the longest wait for the bot's turn (a 2-ply level on a busy machine)
 OVER = ("game-over", "match-over")
 START_KEY = "24:15|1:15|"
+GULBARA_START = "gulbara/24:15|12:15|own,0,0,0,0,0"  # a match's second game
 SAVE_KEY = "tapa.game"  # web/js/ui_save.js
 RED, GREEN = "rgb(179, 18, 27)", "rgb(31, 111, 74)"  # app.css's --bad and --accent
 
@@ -279,10 +280,12 @@ def play_turn(page: Page, drag: bool = False) -> tuple[str, str]:
 def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
     browser, site, screenshots
 ):
+    """A match's first game, Tabla, to its end, then its second, Gulbara (R11)."""
     page = Page(browser, site, "?seed=11&match=3&delay=0", PHONE)
     try:
         page.wait("your-turn", "bot-turn", timeout=10_000)
         assert page.page.inner_text("#score") == "Match to 3: you 0, bot 0"
+        assert page.page.evaluate("document.body.dataset.game") == "tabla"
         # Readable on a phone: the board's point numbers, tray labels and counts at least 12
         # pixels high; the bot's level on its card; the game log right under the controls,
         # above the settings.
@@ -305,8 +308,8 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
                 assert page.done_enabled(), "a turn without a legal play must let you pass"
                 page.press("#done")
                 continue
-            pinned = any(d["pinned"] for d in board["points"].values())
-            if pinned and not shot:
+            hit = board["bar"]["bot"] > 0  # a checker of the bot's hit, on the bar
+            if hit and not shot:
                 page.tap(max(page.movable()))
                 page.screenshot(screenshots / "phone.png")
                 page.tap(max(page.movable()))
@@ -341,7 +344,7 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
             title, text = page.answer("yes")
             assert title == "Continue your game?"
             match = f"A match to 3, you {you}, bot {bot}"
-            assert text == f"{match}: game 1 is over, the next one is to play."
+            assert text == f"{match}: game 1 is over, the next one (Gulbara) is to play."
             assert page.wait("game-over", timeout=10_000) == "game-over"
             assert page.score() == f"Match to 3: you {you}, bot {bot}" and page.log() == log
             assert page.board() == board and page.marks() == marks
@@ -353,14 +356,14 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
                 page.page.inner_text("#log")
             )
             if winner == "you":
-                assert state == "your-turn" and page.board()["key"] == START_KEY
+                assert state == "your-turn" and page.board()["key"] == GULBARA_START
             # A reload in the second game: the game, the score and the log come back, and play
             # goes on.
             assert page.wait("your-turn", *OVER) == "your-turn"
             board, log = page.board(), page.log()
             page.reload()
             title, text = page.answer("yes")
-            assert text.startswith(f"{match}, game 2: ")
+            assert text.startswith(f"{match}, game 2 (Gulbara): ")
             assert text.endswith(", your turn.")
             assert page.wait("your-turn", timeout=10_000) == "your-turn"
             assert page.board() == board and page.log() == log

@@ -194,8 +194,9 @@ def test_the_game_chooser_switches_games_and_asks_before_it_drops_one(browser, s
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == TABLA_START
         assert page.page.inner_text("#title").startswith("Tabla")
-        assert not page.page.is_enabled("#match")
-        assert "Tapa only" in page.page.inner_text("#match-note")
+        # The Play selector offers a single game of it, or the match of all three games.
+        assert page.page.is_enabled("#match") and page.page.input_value("#match") == "0"
+        assert "the match of all three games" in page.page.inner_text("#match-note")
         levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
         assert levels == ["1ply", "2ply"]
         play_first_moves(page)
@@ -211,10 +212,30 @@ def test_the_game_chooser_switches_games_and_asks_before_it_drops_one(browser, s
         page.answer("yes")
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == GULBARA_START and page.log().strip() == "You start."
-        # And back to Tapa, whose matches the Play selector offers again.
+        # And back to Tapa.
         page.page.select_option("#game", "tapa")
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == TAPA_START and page.page.is_enabled("#match")
+        # The Play selector starts a match at once, nothing being played: Tabla first, the
+        # Game selector gone (a match plays its games in turn), the match's levels.
+        page.page.select_option("#match", "7")
+        assert page.wait("your-turn", "bot-turn", timeout=10_000) in ("your-turn", "bot-turn")
+        assert page.score() == "Match to 7: you 0, bot 0"
+        assert page.page.inner_text("#title").startswith("Tabla")
+        assert not page.page.is_visible("#game")
+        levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
+        assert levels == ["score", "1ply", "2ply"] and page.page.input_value("#level") == "score"
+        # Back to a single game: it asks first once a play is made.
+        page.wait("your-turn", timeout=10_000)
+        play_first_moves(page)
+        assert page.wait("your-turn", *OVER) == "your-turn"
+        page.page.select_option("#match", "0")
+        title, text = page.answer("yes")
+        assert title == "Start a single game of Tabla?"
+        assert text == "The match in progress (you 0, bot 0) will be lost."
+        assert page.wait("your-turn", "bot-turn", timeout=10_000) in ("your-turn", "bot-turn")
+        assert page.score() == "A game of Tabla" and page.page.is_visible("#game")
+        assert page.page.input_value("#level") == "2ply"
         assert page.errors == []
     finally:
         page.close()

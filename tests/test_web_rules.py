@@ -4,9 +4,9 @@ Vectors are exported from the engine (tests/scripts/export_web_vectors.py: every
 thousands of positions of random and heuristic games, the golden positions, the rules sample,
 every call of tests/test_rules.py, positions where the rule flags matter; outcomes of every
 kind under every rule set; the notation; both encodings; turns move by move; and the same for
-Tabla and Gulbara, tests/scripts/export_web_game_vectors.py) and ``node --test web/test/``
-checks them. Node.js 20 or later is required: without it these
-tests fail, saying so.
+Tabla and Gulbara, tests/scripts/export_web_game_vectors.py; the match's weights and states,
+tests/scripts/export_web_match.py) and ``node --test web/test/`` checks them. Node.js 20 or
+later is required: without it these tests fail, saying so.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ def _script(name: str):
 
 export = _script("export_web_vectors").export
 export_games = _script("export_web_game_vectors").export
+export_match = _script("export_web_match").export
 
 NODE_MAJOR = 20
 VARIABLE = "TAPA_WEB_VECTORS"
@@ -89,6 +90,7 @@ def vectors(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("web-vectors")
     export(directory, positions=2000, seed=0)
     export_games(directory, positions=300, seed=0)
+    export_match(directory, choices=0)  # the match's weights and states (web/test/match.test.mjs)
     return directory
 
 
@@ -180,4 +182,5 @@ def test_the_javascript_rules_give_the_python_engines_answers_on_more_positions(
     assert summary["turns"] >= 20_000 * 21
     games = export_games(tmp_path, positions=4000, seed=1, notation=60)
     assert games["positions"] >= 8000 and games["turns"] >= 8000 * 15
+    export_match(tmp_path, choices=0, seed=1)
     assert_node_passes(tmp_path)

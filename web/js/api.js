@@ -7,7 +7,14 @@
  *   installApi(await loadBot());  // and the bot; window fires "tapa:ready"
  */
 
-import { DEFAULT_LEVEL, DEFAULT_LEVELS, GAME_LEVELS, LEVELS } from "./bot.js";
+import {
+  DEFAULT_LEVEL,
+  DEFAULT_LEVELS,
+  DEFAULT_MATCH_LEVEL,
+  GAME_LEVELS,
+  LEVELS,
+  MATCH_LEVELS,
+} from "./bot.js";
 import {
   GAMES,
   flipPosition,
@@ -39,6 +46,8 @@ export function installApi(bot) {
     games: GAMES,
     gameLevels: GAME_LEVELS,
     defaultLevels: DEFAULT_LEVELS,
+    matchLevels: MATCH_LEVELS,
+    defaultMatchLevel: DEFAULT_MATCH_LEVEL,
     legalPlays,
     outcome,
     notatedPlays,
@@ -50,6 +59,13 @@ export function installApi(bot) {
     choose: bot ? (position, dice, level) => bot.choose(position, dice, level) : notReady,
     rank: bot
       ? (position, dice, level, count) => bot.rank(position, dice, level, count)
+      : notReady,
+    chooseToScore: bot
+      ? (position, dice, weights, level) => bot.chooseToScore(position, dice, weights, level)
+      : notReady,
+    rankToScore: bot
+      ? (position, dice, weights, count, level) =>
+          bot.rankToScore(position, dice, weights, count, level)
       : notReady,
   });
   globalThis.tapa = api;

@@ -1,12 +1,15 @@
 /**
- * The page: a game or a match between you and the bot, played on the board with taps and
- * drags, in any of the three games of the tabla match (Tapa, Tabla, Gulbara; matches are
- * Tapa's only, for now). It starts the game at once and loads the bot beside it; the bot's
- * turns wait for it.
+ * The page: a single game of Tapa, Tabla or Gulbara between you and the bot, or the tabla
+ * match of the three games in turn (Tabla, Gulbara, Tapa) to 3, 5 or 7 points, played on the
+ * board with taps and drags. It starts the game at once and loads the bot beside it; the bot's
+ * turns wait for it. In a match the page shows the score, the game in play and the next, who
+ * starts and why, and your chance of winning the match (web/js/match.js's table), and the bot
+ * plays to the score.
  *
- * URL parameters (all optional): `game` (`tapa`, `tabla` or `gulbara`), `seed` (the dice: the
- * same seed plays the same rolls), `level` (a level id of the game's levels in
- * web/js/bot.js), `match` (points to win; 0 for a single game),
+ * URL parameters (all optional): `game` (`tapa`, `tabla` or `gulbara`: the game of a single
+ * game), `seed` (the dice: the same seed plays the same rolls), `level` (a level id of the
+ * game's levels in web/js/bot.js, or in a match of its MATCH_LEVELS), `match` (points to win
+ * a match, up to 15; 0 for a single game),
  * `first` (`roll`, `you` or `bot`: who starts the first game), `delay` (milliseconds the
  * bot's checker moves are shown one by one; 0 shows its play at once).
  *
@@ -41,6 +44,7 @@ import { ask } from "./ui_ask.js";
 import { Dice, parseSeed, randomSeed } from "./ui_dice.js";
 import { hintItem } from "./ui_hints.js";
 import { listen } from "./ui_input.js";
+import { MAX_MATCH, MatchTable } from "./match.js";
 import { BOT, Match, YOU, gameResult, mirrored, openingThrow } from "./ui_match.js";
 import { PHASES, clearGame, loadGame, saveGame } from "./ui_save.js";
 import { OFF, PersonTurn } from "./ui_turn.js";
@@ -62,7 +66,13 @@ const KIND_NAMES = {
   mars: "a mars",
   backgammon: "a backgammon",
 };
-const MATCHES_NOTE = "Matches are played in Tapa only, for now: a game of Tabla or Gulbara is a single game.";
+const MATCH_NOTE =
+  "A match plays Tabla, Gulbara and Tapa in turn, round again, until a side has the points; " +
+  "the winner of a game starts the next. Choosing here starts a new game or match.";
+const SINGLE_NOTE =
+  "A single game of the game chosen at the top, or the match of all three games in turn. " +
+  "Choosing here starts a new game or match.";
+const percent = (chance) => `${Math.round(100 * chance)}%`;
 
 const $ = (id) => document.getElementById(id);
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,9 +87,9 @@ function element(tag, className, text) {
   return node;
 }
 
-/** The URL's settings, each checked; a wrong one is reported and its default used. `levels`
- * and `defaultLevels` are each game's levels and default level. */
-function readSettings(gameLevels, defaultLevels) {
+/** The URL's settings, each checked; a wrong one is reported and its default used.
+ * `botModule` gives each game's levels and default level, and a match's. */
+function readSettings(botModule) {
   const params = new URLSearchParams(location.search);
   const problems = [];
   const settings = { seed: null, game: "tapa", match: 0, first: "roll" };
@@ -89,8 +99,20 @@ function readSettings(gameLevels, defaultLevels) {
     if (GAMES.includes(game)) settings.game = game;
     else problems.push(`game must be one of ${GAMES.join(", ")}, got '${game}'`);
   }
-  const levels = gameLevels[settings.game];
-  settings.level = defaultLevels[settings.game];
+  const whole = (name, least, most) => {
+    if (!params.has(name)) return null;
+    const text = params.get(name);
+    if (/^\d+$/.test(text) && Number(text) >= least && Number(text) <= most) return Number(text);
+    problems.push(`${name} must be a whole number from ${least} to ${most}, got '${text}'`);
+    return null;
+  };
+  settings.match = whole("match", 0, MAX_MATCH) ?? settings.match;
+  const levels = settings.match
+    ? botModule.MATCH_LEVELS
+    : botModule.GAME_LEVELS[settings.game];
+  settings.level = settings.match
+    ? botModule.DEFAULT_MATCH_LEVEL
+    : botModule.DEFAULT_LEVELS[settings.game];
   if (params.has("seed")) {
     try {
       settings.seed = parseSeed(params.get("seed"));
@@ -107,18 +129,6 @@ function readSettings(gameLevels, defaultLevels) {
       problems.push(`level must be one of ${ids}, got '${level}'`);
     }
   }
-  const whole = (name, least, most) => {
-    if (!params.has(name)) return null;
-    const text = params.get(name);
-    if (/^\d+$/.test(text) && Number(text) >= least && Number(text) <= most) return Number(text);
-    problems.push(`${name} must be a whole number from ${least} to ${most}, got '${text}'`);
-    return null;
-  };
-  settings.match = whole("match", 0, 99) ?? settings.match;
-  if (settings.match && settings.game !== "tapa") {
-    problems.push(`match: matches are Tapa's only for now, ${GAME_NAMES[settings.game]} is a single game`);
-    settings.match = 0;
-  }
   settings.delay = whole("delay", 0, 5000) ?? settings.delay;
   if (params.has("first")) {
     const first = params.get("first");
@@ -132,12 +142,23 @@ class Page {
   constructor(botModule) {
     this.gameLevels = botModule.GAME_LEVELS;
     this.defaultLevels = botModule.DEFAULT_LEVELS;
-    const { settings, problems } = readSettings(this.gameLevels, this.defaultLevels);
+    this.matchLevels = botModule.MATCH_LEVELS;
+    this.defaultMatchLevel = botModule.DEFAULT_MATCH_LEVEL;
+    const { settings, problems } = readSettings(botModule);
     this.settings = settings;
     this.game = settings.game;
     this.level = settings.level;
+    this.match = null;
     this.bot = null;
     this.botFailed = null;
+    // The match equity table: your chance of winning a match, and the bot's play to the score.
+    this.table = null;
+    this.tableReady = MatchTable.load(new URL("../", import.meta.url)).then((table) => {
+      this.table = table;
+      if (this.match?.isMatch) this.showMatch();
+      return table;
+    });
+    this.tableReady.catch(() => {}); // a match says why when it needs the table
     this.generation = 0; // a new game stops the last one's pending steps
     this.plays = 0; // plays made in this game: a game with none is not worth a question
     this.logLines = []; // the game log's lines, [line, side], for the saved game
@@ -168,16 +189,38 @@ class Page {
       },
     );
     this.botReady.catch(() => {}); // reported on the page; the bot's turn checks it again
-    const saved = loadGame((game) => this.gameLevels[game].map((entry) => entry.id));
+    const saved = loadGame((game, isMatch) =>
+      (isMatch ? this.matchLevels : this.gameLevels[game]).map((entry) => entry.id),
+    );
     // A game with nothing played yet is not worth a question: a new one starts.
     if (saved && (saved.plays > 0 || saved.games.length > 0)) this.offerSaved(saved);
     else this.newMatch(settings.match);
     if (problems.length) this.say(`Ignored: ${problems.join("; ")}.`, true);
   }
 
-  /** The levels of the game played. */
+  /** Whether a match is played (before the first starts, whether the URL asks for one). */
+  get isMatch() {
+    return this.match ? this.match.isMatch : this.settings.match > 0;
+  }
+
+  /** The levels of the game played, or of a match. */
   get levels() {
-    return this.gameLevels[this.game];
+    return this.isMatch ? this.matchLevels : this.gameLevels[this.game];
+  }
+
+  /** The level played: its entry of `levels`. */
+  get levelEntry() {
+    return this.levels.find((entry) => entry.id === this.level);
+  }
+
+  /** The level of the game's own levels (`GAME_LEVELS`) the bot plays the game in play at. */
+  get gameLevel() {
+    return this.isMatch ? this.levelEntry.level : this.level;
+  }
+
+  /** Whether the bot plays to the match score (and Hint ranks plays by it). */
+  get toScore() {
+    return this.isMatch && Boolean(this.levelEntry?.toScore);
   }
 
   /** The game's rule flags: its defaults, those of its bot. */
@@ -190,14 +233,17 @@ class Page {
   setUpControls() {
     // The bot's hints and the game log go beside the board on a wide screen; on a phone both
     // go right under the controls, so the log is read without scrolling past the settings.
+    // A match's panel heads the side column on a wide screen, and the board's on a phone.
     const wide = matchMedia("(min-width: 900px)");
     const place = () => {
       if (wide.matches) {
         $("side-hints").append($("hints"));
         $("settings").after($("game-log"));
+        $("side-hints").before($("match-panel"));
       } else {
         $("controls").after($("hints"));
         $("hints").after($("game-log"));
+        $("players").before($("match-panel"));
       }
     };
     wide.addEventListener("change", place);
@@ -205,6 +251,7 @@ class Page {
     const chooser = $("game");
     for (const game of GAMES) chooser.append(new Option(GAME_NAMES[game], game));
     chooser.addEventListener("change", () => this.chooseGame(chooser.value));
+    $("match").addEventListener("change", () => this.chooseMatch(Number($("match").value)));
     const level = $("level");
     level.addEventListener("change", () => {
       this.level = level.value;
@@ -215,6 +262,7 @@ class Page {
     this.showMatchChoice(this.settings.match);
     $("new-game").addEventListener("click", () => this.askNewMatch());
     $("next-game").addEventListener("click", () => this.nextGame());
+    $("again").addEventListener("click", () => this.newMatch(this.match.points));
     $("undo").addEventListener("click", () => this.undo());
     $("done").addEventListener("click", () => this.done());
     $("hint").addEventListener("click", () => this.hint());
@@ -222,8 +270,8 @@ class Page {
 
   /**
    * Plays `game` from now on: its heading, its levels (`level`, or the one played when the
-   * game has it, or the game's default), the Play selector (matches are Tapa's only) and what
-   * the legend and the help show. Starts nothing.
+   * game has it, or the game's default; in a match the match's levels), the Game selector
+   * (the match's game in a match) and what the legend and the help show. Starts nothing.
    */
   setGame(game, level = this.level) {
     this.game = game;
@@ -233,14 +281,14 @@ class Page {
     $("title").replaceChildren(`${name} `, element("small", "", also));
     document.title = `${name}: play the bot`;
     const ids = this.levels.map((entry) => entry.id);
-    this.level = ids.includes(level) ? level : this.defaultLevels[game];
+    const fallback = this.isMatch ? this.defaultMatchLevel : this.defaultLevels[game];
+    this.level = ids.includes(level) ? level : fallback;
     $("level").replaceChildren(...this.levels.map((entry) => new Option(entry.label, entry.id)));
     $("level").value = this.level;
     this.showLevel();
-    const tapa = game === "tapa";
-    $("match").disabled = !tapa;
-    $("match-note").textContent = tapa ? "New game starts a game or match of the kind chosen here." : MATCHES_NOTE;
-    if (!tapa) this.showMatchChoice(0);
+    $("game").disabled = this.isMatch;
+    $("game").closest("label").hidden = this.isMatch;
+    $("match-note").textContent = this.isMatch ? MATCH_NOTE : SINGLE_NOTE;
     $("board").setAttribute("aria-label", `The ${name} board, from your side`);
   }
 
@@ -262,7 +310,27 @@ class Page {
       }
     }
     this.setGame(game);
-    this.newMatch(game === "tapa" ? Number($("match").value) : 0);
+    this.newMatch(0);
+  }
+
+  /** The Play selector: a single game or a match to `points` starts at once, once you agree
+   * to lose the game or match on; kept, the selector shows what is played again. */
+  async chooseMatch(points) {
+    if (this.inProgress) {
+      const what = points ? `a match to ${points}` : `a single game of ${GAME_NAMES[this.game]}`;
+      const sure = await ask($("ask"), {
+        title: `Start ${what}?`,
+        text: this.lossText(),
+        yes: points ? "New match" : "New game",
+        no: "Keep playing",
+        focus: "no",
+      });
+      if (!sure) {
+        $("match").value = String(this.match.points);
+        return;
+      }
+    }
+    this.newMatch(points);
   }
 
   /** Every level with its strength (its description), the one played marked. */
@@ -312,7 +380,7 @@ class Page {
       });
       if (!sure) return;
     }
-    this.newMatch(this.game === "tapa" ? Number($("match").value) : 0);
+    this.newMatch(this.match.points);
   }
 
   // --- the saved game (web/js/ui_save.js) --------------------------------------------------
@@ -335,12 +403,23 @@ class Page {
       news: this.news,
       moved: [...this.moved],
       log: this.logLines,
+      thrown: this.match.thrown,
     };
+    if (this.match.isMatch) record.state = this.matchState();
     if (this.state === "game-over") {
       saveGame({ ...record, phase: this.state, position: this.shownPosition, status: this.ending });
     } else {
       saveGame({ ...record, phase: this.state, position: this.position, roll: this.roll });
     }
+  }
+
+  /** The match as Python's `MatchState.to_dict` writes it (web/js/match.js): you are player
+   * 0; the position of the game in play in the frame of the side to move, none between
+   * games. */
+  matchState() {
+    const turn = this.state === "your-turn" || this.state === "bot-turn";
+    const mover = this.state === "your-turn" ? YOU : BOT;
+    return this.match.toDict(turn ? this.position : null, turn ? mover : null);
   }
 
   /** Shows a saved game (ui_save.js's record) and asks whether to go on with it. */
@@ -358,8 +437,8 @@ class Page {
     if (goOn) {
       this.goOn(saved);
     } else {
+      this.match = null; // the URL's kind of game, with its level
       this.setGame(this.settings.game, this.settings.level);
-      this.showMatchChoice(this.settings.match);
       this.newMatch(this.settings.match);
     }
   }
@@ -372,9 +451,12 @@ class Page {
       ? `A match to ${this.match.points}, you ${score.you}, bot ${score.bot}`
       : single;
     if (saved.phase === "game-over") {
-      return `${match}: game ${this.match.games.length} is over, the next one is to play.`;
+      const next = GAME_NAMES[this.match.game];
+      const number = this.match.games.length;
+      return `${match}: game ${number} is over, the next one (${next}) is to play.`;
     }
-    const game = this.match.isMatch ? `, game ${this.match.gameNumber}` : "";
+    const number = `, game ${this.match.gameNumber} (${GAME_NAMES[this.game]})`;
+    const game = this.match.isMatch ? number : "";
     const whose = saved.phase === "your-turn" ? "your turn" : "the bot's turn";
     return `${match}${game}: ${plural(saved.plays, "play")} made, ${whose}.`;
   }
@@ -382,9 +464,13 @@ class Page {
   /** Puts a saved game's match, dice, level, log and position back, its turn not begun. */
   restore(saved) {
     this.generation += 1;
-    this.setGame(saved.game ?? "tapa", saved.level);
-    this.match = new Match(saved.match);
+    this.match = new Match(saved.match, saved.game ?? "tapa");
     for (const game of saved.games) this.match.record(game);
+    if (saved.state && saved.phase !== "game-over") {
+      this.match.starter = [YOU, BOT][saved.state.starter];
+    }
+    this.match.thrown = saved.thrown;
+    this.setGame(saved.game ?? "tapa", saved.level);
     this.useDice(saved.seed, Dice.resume(saved.seed, saved.dice));
     this.showMatchChoice(saved.match);
     this.logLines = [];
@@ -421,8 +507,13 @@ class Page {
 
   // --- the match ---------------------------------------------------------------------------
 
+  /** A new single game of the game chosen (`points` 0), or a match to `points`: Tabla first.
+   * The level is kept where the new kind of game has it. */
   newMatch(points) {
-    this.match = new Match(points);
+    const kept = this.match === null || this.match.isMatch === points > 0;
+    this.match = new Match(points, this.game);
+    this.setGame(this.match.game, kept ? this.level : null);
+    this.showMatchChoice(points);
     const seed = this.settings.seed ?? randomSeed();
     this.useDice(seed, new Dice(seed));
     this.logLines = [];
@@ -445,14 +536,17 @@ class Page {
   /** Starts a game; `first` is who starts it ("roll" or null: the rules decide, R2/R11). */
   startGame(first) {
     this.generation += 1;
+    if (this.match.isMatch) this.setGame(this.match.game);
     let starter = first === YOU || first === BOT ? first : this.match.nextStarter;
+    let thrown = null;
     this.news = "";
     this.plays = 0;
     const number = this.match.gameNumber;
     if (this.match.isMatch) {
       const { score } = this.match;
       const to = this.match.points;
-      this.log(`Game ${number} of a match to ${to}: you ${score.you}, bot ${score.bot}.`);
+      const game = GAME_NAMES[this.game];
+      this.log(`Game ${number} of a match to ${to}, ${game}: you ${score.you}, bot ${score.bot}.`);
     }
     if (number > 1 && starter) {
       const who =
@@ -463,6 +557,7 @@ class Page {
     } else if (starter) {
       this.log(`${starter === YOU ? "You start" : "The bot starts"}.`);
     } else {
+      if (number > 1) this.log("The last game was a draw: the dice decide who starts.");
       const { throws, starter: winner } = openingThrow(() => this.dice.throwOne());
       for (const [yours, theirs] of throws) {
         const starts = winner === YOU ? "you start" : "the bot starts";
@@ -470,9 +565,11 @@ class Page {
         this.log(`Opening throw: you ${yours}, bot ${theirs}: ${then}.`);
       }
       starter = winner;
-      const [yours, theirs] = throws[throws.length - 1];
-      this.news = `Opening throw: you ${yours}, bot ${theirs}.`;
+      thrown = throws[throws.length - 1];
+      this.news = `Opening throw: you ${thrown[0]}, bot ${thrown[1]}.`;
     }
+    this.match.starter = starter;
+    this.match.thrown = thrown;
     this.position = initialPosition(this.game); // the mover's view: the starter's
     this.personTurn = null;
     this.selected = null;
@@ -545,6 +642,7 @@ class Page {
   }
 
   gameOver(after, result, mover) {
+    this.say("");
     this.result = gameResult(after, result, mover);
     this.match.record(this.result);
     this.personTurn = null;
@@ -565,13 +663,17 @@ class Page {
       const high = Math.max(score.you, score.bot);
       const low = Math.min(score.you, score.bot);
       this.log(`${who} the match ${high}-${low}.`);
-      next = `${who} the match ${high}-${low}. New game starts another.`;
+      next = `${who} the match ${high}-${low}. New match starts another.`;
       this.state = "match-over";
     } else if (this.match.over) {
       next = "New game starts another.";
       this.state = "match-over";
     } else {
-      next = "Next game continues the match.";
+      const starts = {
+        [YOU]: "you start it, as the winner of this one",
+        [BOT]: "the bot starts it, as the winner of this one",
+      }[this.match.starter] ?? "the dice decide who starts it";
+      next = `Next game: ${GAME_NAMES[this.match.game]}; ${starts}.`;
       this.state = "game-over";
     }
     this.shownPosition = shown;
@@ -729,8 +831,18 @@ class Page {
     $("hints").hidden = false;
     list.replaceChildren(element("li", "", "Thinking..."));
     let ranked;
+    const toScore = this.toScore;
+    $("hints-what").textContent = toScore
+      ? "(your chance of winning the match after each; tap one to set it up)"
+      : "(equity: points you expect; tap one to set it up)";
     try {
-      ranked = await this.bot.rank(turn.start, turn.dice, this.level, HINTS);
+      if (toScore) {
+        const weights = this.weights(YOU, await this.tableReady);
+        const level = this.gameLevel;
+        ranked = await this.bot.rankToScore(turn.start, turn.dice, weights, HINTS, level);
+      } else {
+        ranked = await this.bot.rank(turn.start, turn.dice, this.gameLevel, HINTS);
+      }
     } catch (error) {
       list.replaceChildren();
       this.say(`The bot could not give a hint: ${error.message}`, true);
@@ -751,6 +863,15 @@ class Page {
         });
       }),
     );
+  }
+
+  /** For `side` in the game in play: its chance of winning the match after each of the
+   * game's results (win, win double, draw, lose, lose double), from `table`. */
+  weights(side, table = this.table) {
+    const other = side === YOU ? BOT : YOU;
+    const { match } = this;
+    const started = match.starter === side;
+    return table.outcomeWeights(match.away(side), match.away(other), match.games.length, started);
   }
 
   // --- the bot's turn ----------------------------------------------------------------------
@@ -783,7 +904,12 @@ class Page {
       const started = performance.now();
       let chosen;
       try {
-        chosen = await bot.choose(position, roll, this.level);
+        if (this.toScore) {
+          const weights = this.weights(BOT, await this.tableReady);
+          chosen = await bot.chooseToScore(position, roll, weights, this.gameLevel);
+        } else {
+          chosen = await bot.choose(position, roll, this.gameLevel);
+        }
       } catch (error) {
         if (generation === this.generation) this.fail(`The bot failed to play: ${error.message}`);
         return;
@@ -938,6 +1064,8 @@ class Page {
     $("done").textContent = yours && turn.done && !turn.moved ? "Pass" : "Done";
     $("hint").disabled = !yours || !this.bot;
     $("next-game").hidden = this.state !== "game-over";
+    $("again").hidden = this.state !== "match-over";
+    $("again").textContent = this.match.isMatch ? "New match" : "New game";
     $("controls").classList.toggle("over", over);
     this.showScore();
     if (yours) this.status(this.guide());
@@ -967,6 +1095,100 @@ class Page {
       : single;
     $("score").dataset.you = score.you;
     $("score").dataset.bot = score.bot;
+    this.showMatch();
+  }
+
+  /**
+   * The match panel: the games so far with their results, the game in play (or the next,
+   * between games), who starts it and why, and your chance of winning the match from the
+   * table at its start (the two starters' mean while the dice are still to decide).
+   */
+  showMatch() {
+    const panel = $("match-panel");
+    const { match } = this;
+    panel.hidden = !match?.isMatch;
+    if (panel.hidden) return;
+    const between = this.state === "game-over" || this.state === "match-over";
+    const chips = match.games.map((result, index) => {
+      const { winner, points } = result;
+      const what = winner ? `${winner === YOU ? "you" : "bot"} +${points}` : "draw";
+      const chip = this.matchChip(index + 1, result.game, what, `done ${winner ?? "draw"}`);
+      chip.title = winner ? `${KIND_NAMES[result.kind]}: ${result.how}` : "a draw";
+      return chip;
+    });
+    const shown = chips.slice(-4);
+    if (chips.length > shown.length) {
+      shown.unshift(element("li", "more", `${chips.length - shown.length} earlier`));
+    }
+    if (!match.over) {
+      const number = match.games.length + 1;
+      const now = between ? "next" : "now";
+      shown.push(this.matchChip(number, match.game, now, now));
+      if (!between) shown.push(this.matchChip(number + 1, match.nextGame, "then", "then"));
+    }
+    $("match-title").textContent = `A match to ${match.points}: Tabla, Gulbara, Tapa in turn`;
+    $("match-games").replaceChildren(...shown);
+    $("match-starter").textContent = this.starterLine(between);
+    panel.dataset.winner = match.over ? match.winner : "";
+    const chance = this.matchChance();
+    $("match-chance").hidden = chance === null;
+    if (chance !== null) {
+      const when = between ? "before the next game" : "at this game's start";
+      $("match-chance-value").textContent = percent(chance);
+      $("match-chance-when").textContent = `match table, ${when}`;
+      $("match-chance-bar").style.width = `${(100 * chance).toFixed(1)}%`;
+      $("match-chance").dataset.chance = chance.toFixed(6);
+    }
+  }
+
+  /** A game of the match in the panel: its number, its game and `what` (its result, `now`,
+   * `then` or `next`), with the class `kind`. */
+  matchChip(number, game, what, kind) {
+    const chip = element("li", kind, "");
+    chip.dataset.matchGame = game;
+    const name = ` ${GAME_NAMES[game]} `;
+    chip.append(element("b", "", String(number)), name, element("span", "", what));
+    return chip;
+  }
+
+  /** Who starts the game in play (or the next) and why, in one line. */
+  starterLine(between) {
+    const { match } = this;
+    if (match.over) {
+      const { score } = match;
+      const high = Math.max(score.you, score.bot);
+      const low = Math.min(score.you, score.bot);
+      const who = match.winner === YOU ? "You win" : "The bot wins";
+      return `${who} the match ${high}-${low} after ${plural(match.games.length, "game")}.`;
+    }
+    const starter = match.starter;
+    const last = match.games[match.games.length - 1];
+    const game = GAME_NAMES[match.game];
+    if (between && !starter) {
+      return `${game} next: the dice decide who starts (the last game was a draw).`;
+    }
+    const who = starter === YOU ? "You start" : "The bot starts";
+    if (between) return `${game} next: ${who.toLowerCase()}, as the winner of the last game.`;
+    if (match.thrown) {
+      const [yours, theirs] = match.thrown;
+      return `${who}: the opening throw, you ${yours}, bot ${theirs}.`;
+    }
+    if (last?.winner) {
+      return `${who}: ${starter === YOU ? "you" : "the bot"} won the last game.`;
+    }
+    return `${who}.`;
+  }
+
+  /** Your chance of winning the match at the start of the game in play (or the next), from
+   * the table; null before the table has loaded, or once the match is decided. */
+  matchChance() {
+    const { match, table } = this;
+    if (!table || match.over) return null;
+    const you = match.away(YOU);
+    const bot = match.away(BOT);
+    const index = match.games.length;
+    if (match.starter === null) return table.thrownChance(you, bot, index);
+    return table.chance(you, bot, index, match.starter === YOU);
   }
 
   status(line) {

@@ -34,6 +34,7 @@ import {
   notatedPlays,
   outcome,
 } from "./games.js";
+import { outcomeIndex } from "./match.js";
 
 /** The folder of onnxruntime-web's files, relative to web/, and the build the bot imports:
  * the WebAssembly backend alone, as an ES module. */
@@ -132,6 +133,47 @@ export const GAME_LEVELS = Object.freeze({
 });
 /** Each game's default level. */
 export const DEFAULT_LEVELS = Object.freeze({ tapa: DEFAULT_LEVEL, tabla: "2ply", gulbara: "2ply" });
+
+/** The Python match side that plays each game's shipped network to the score, one ply
+ * (`agents.match.sides.load_side`; `agents.match.player.MatchPlayer` for each game). */
+export const MATCH_SIDE =
+  "checkpoints/tabla-td.pt@nobearoff+checkpoints/gulbara-td.pt+checkpoints/tapa-td.pt@nobearoff";
+
+/**
+ * The levels of a match (Tabla, Gulbara and Tapa in turn), each playing every game with the
+ * game's level `level` of `GAME_LEVELS`: `score` plays to the match score (`chooseToScore`:
+ * each play's outcome chances times the chances of winning the match after each result, as
+ * Python's `MatchPlayer`, `player` the match side), the others for points as in a single game.
+ */
+export const MATCH_LEVELS = Object.freeze(
+  [
+    {
+      id: "score",
+      label: "To the score",
+      description:
+        "each game's shipped network, 1-ply, playing for the best chance of winning the match at the score (its outcome chances times the match table), not for points",
+      level: "1ply",
+      toScore: true,
+      player: MATCH_SIDE,
+    },
+    {
+      id: "1ply",
+      label: "1-ply, for points",
+      description: "each game's shipped network, the best play by its equity in points, whatever the score",
+      level: "1ply",
+      toScore: false,
+    },
+    {
+      id: "2ply",
+      label: "2-ply, for points",
+      description: `each game's shipped network, looking one roll further for its best ${CANDIDATES} plays, for points whatever the score`,
+      level: "2ply",
+      toScore: false,
+    },
+  ].map((level) => Object.freeze(level)),
+);
+/** The level of a match unless told otherwise: to the score. */
+export const DEFAULT_MATCH_LEVEL = "score";
 
 /** A model or level that cannot be used; the one-line message says why. */
 export class BotError extends Error {
@@ -404,6 +446,59 @@ export class Bot {
     if (plays.length === 1) return plays[0];
     const { scores } = await this.evaluate(plays, chosen);
     return plays[ranked(scores, 1)[0]];
+  }
+
+  /**
+   * Each of `plays`' chance of winning the match for the side that plays it, by `network` at
+   * one ply: its five outcome chances times `weights` (the chance of winning the match after
+   * each result, `MatchTable.outcomeWeights`), or for a play that ends the game the weight of
+   * its result (Python's `MatchPlayer.match_chances`). A Float64Array and the outcome chances.
+   */
+  async matchValues(network, plays, weights) {
+    const count = OUTCOMES.length;
+    if (!Array.isArray(weights) || weights.length !== count || !weights.every(Number.isFinite)) {
+      throw new BotError(`match weights must be ${count} numbers (${OUTCOMES}), got ${weights}`);
+    }
+    const probabilities = await network.probabilities(plays);
+    const values = Float64Array.from(plays, (play, i) => {
+      const ended = outcome(play, network.rules);
+      if (ended) return weights[outcomeIndex(ended)];
+      let total = 0;
+      for (let k = 0; k < OUTCOMES.length; k++) total += probabilities[5 * i + k] * weights[k];
+      return total;
+    });
+    return { values, probabilities };
+  }
+
+  /** The afterstate that plays to the score (Python's `MatchPlayer.choose_to_score`): the
+   * legal play with the highest chance of winning the match given the turn's outcome
+   * `weights`, valued by the network of the game's level `level` (1-ply by default) at one
+   * ply; the first in the order of `legalPlays` on a tie. */
+  async chooseToScore(position, dice, weights, level = "1ply") {
+    const game = gameOf(position);
+    const network = this.networks.get(levelOf(level, game).model);
+    const plays = legalPlays(position, dice, network.rules);
+    if (plays.length === 1) return plays[0];
+    const { values } = await this.matchValues(network, plays, weights);
+    return plays[ranked(values, 1)[0]];
+  }
+
+  /** The best `count` plays to the score, best first (the first is `chooseToScore`'s):
+   * `[{afterstate, text, chance, chances}]`, `chance` the chance of winning the match and
+   * `chances` the five outcome chances (a finished game's all on its result). */
+  async rankToScore(position, dice, weights, count = 5, level = "1ply") {
+    const game = gameOf(position);
+    const network = this.networks.get(levelOf(level, game).model);
+    const plays = notatedPlays(position, dice, network.rules);
+    const afterstates = plays.map((play) => play.afterstate);
+    const { values, probabilities } = await this.matchValues(network, afterstates, weights);
+    return ranked(values, count).map((i) => {
+      const ended = outcome(afterstates[i], network.rules);
+      const chances = ended
+        ? exactChances(ended)
+        : Object.fromEntries(OUTCOMES.map((name, k) => [name, probabilities[5 * i + k]]));
+      return { afterstate: afterstates[i], text: plays[i].text, chance: values[i], chances };
+    });
   }
 
   /**

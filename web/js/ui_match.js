@@ -5,12 +5,14 @@
  * read on their own.
  *
  * R2: for the first game each side throws one die, again on a tie; the higher die starts,
- * with a fresh roll of two dice. R11: a match goes to N points, each game is worth its 1 or 2
- * points, the winner of a game begins the next, and after a draw the dice decide again. Tapa
- * has no doubling cube, so there is no Crawford rule.
+ * with a fresh roll of two dice. R11: a match goes to N points, Tabla, Gulbara and Tapa in
+ * turn and round again; each game is worth its 1 or 2 points, the winner of a game begins the
+ * next, and after a drawn Tapa game the dice decide again. There is no doubling cube, so
+ * there is no Crawford rule.
  */
 
 import { CHECKERS, flipPosition, gameOf } from "./games.js";
+import { MATCH_ORDER } from "./match.js";
 import { gulbaraPoint } from "./position_tabla_gulbara.js";
 
 export const YOU = "you";
@@ -36,11 +38,15 @@ export function openingThrow(throwOne) {
  * @param {object} after the afterstate, in the frame of the side that has just moved.
  * @param {{winner: number, points: number}} result `outcome(after)`.
  * @param {string} mover who made that play, YOU or BOT.
- * @returns {{winner: string|null, points: number, kind: string, how: string}} `winner` null
- *   for a draw; `kind` "single", "gammon", "mother" or "draw" (Tapa), "single", "mars" or
- *   "backgammon" (Tabla and Gulbara).
+ * @returns {{winner: string|null, points: number, kind: string, how: string, game: string}}
+ *   `winner` null for a draw; `kind` "single", "gammon", "mother" or "draw" (Tapa), "single",
+ *   "mars" or "backgammon" (Tabla and Gulbara); `game` the game it was.
  */
 export function gameResult(after, result, mover) {
+  return { ...worth(after, result, mover), game: gameOf(after) };
+}
+
+function worth(after, result, mover) {
   if (result.winner === 0) {
     return { winner: null, points: 0, kind: "draw", how: "both mothers are pinned" };
   }
@@ -70,13 +76,24 @@ export function gameResult(after, result, mover) {
   return { winner, points: result.points, kind: "mother", how: `${mother} is pinned` };
 }
 
-/** A game (points 0 or 1) or a match to `points` points, with its score. */
+/**
+ * A single game, or a tabla match to `points` points (R11): Tabla, Gulbara and Tapa in turn
+ * (web/js/match.js's MATCH_ORDER), the winner of a game starting the next and the dice
+ * deciding after a draw. Its state reads and writes the JSON of Python's `MatchState`
+ * (`toDict`): you are player 0, the bot player 1.
+ */
 export class Match {
-  /** @param {number} points points to win the match; 0 for a single game. */
-  constructor(points) {
+  /**
+   * @param {number} points points to win the match; 0 for a single game.
+   * @param {string} game the game of a single game (a match starts with Tabla).
+   */
+  constructor(points, game = "tapa") {
     this.points = points;
+    this.order = points > 0 ? MATCH_ORDER : [game];
     this.score = { [YOU]: 0, [BOT]: 0 };
     this.games = []; // each finished game's gameResult
+    this.starter = null; // who starts the game in play or the next: YOU, BOT or null (thrown)
+    this.thrown = null; // the opening throw that chose the starter of the game in play
   }
 
   /** Whether this is a match of several games (rather than one game). */
@@ -84,15 +101,28 @@ export class Match {
     return this.points > 0;
   }
 
+  /** The game in play, or the next one. */
+  get game() {
+    return this.order[this.games.length % this.order.length];
+  }
+
+  /** The game after the one in play (or after the next one, between games). */
+  get nextGame() {
+    return this.order[(this.games.length + 1) % this.order.length];
+  }
+
   /** The number of the game being played or about to be (1 for the first). */
   get gameNumber() {
     return this.over ? this.games.length : this.games.length + 1;
   }
 
-  /** Records a finished game's result and updates the score. */
+  /** Records a finished game's result: the score, and its winner starts the next game
+   * (after a draw the dice decide again). */
   record(result) {
     this.games.push(result);
     if (result.winner) this.score[result.winner] += result.points;
+    this.starter = result.winner ?? null;
+    this.thrown = null;
   }
 
   /** Whether the match (or the single game) is decided. */
@@ -113,6 +143,29 @@ export class Match {
   get nextStarter() {
     const last = this.games[this.games.length - 1];
     return last ? last.winner : null;
+  }
+
+  /** The points `side` still needs. */
+  away(side) {
+    return Math.max(0, this.points - this.score[side]);
+  }
+
+  /** The match as Python's `MatchState.to_dict` writes it: `position` the game in play in the
+   * frame of `toMove` (YOU or BOT), or null between games. */
+  toDict(position = null, toMove = null) {
+    const player = (side) => (side === null ? null : side === YOU ? 0 : 1);
+    const capped = (points) => Math.min(points, this.points);
+    return {
+      length: this.points,
+      order: [...this.order],
+      draw_starter: "throw",
+      score: [capped(this.score[YOU]), capped(this.score[BOT])],
+      games_played: this.games.length,
+      game: this.game,
+      starter: player(this.starter),
+      to_move: position === null ? null : player(toMove),
+      position,
+    };
   }
 }
 

@@ -10,11 +10,16 @@
  * A record (version SAVE_VERSION) is a plain object:
  *
  *   game         "tabla" or "gulbara" for a game of those; absent for Tapa (whose records are
- *                as they always were)
+ *                as they always were); in a match the game in play (between games, the one
+ *                that has just ended)
  *   seed, dice   the dice's seed and their generator's state after the last roll (ui_dice.js)
  *   level        the bot's level id
  *   match        points to win the match (0: a single game); games: each finished game's
  *                gameResult (ui_match.js), from which the score is counted again
+ *   state        a match's state in the JSON of Python's MatchState (web/js/match.js; none
+ *                for a single game): the score, the game and its starter, the position and
+ *                whose turn it is, checked against everything else here
+ *   thrown       [you, bot]: the opening throw that chose who starts the game in play, or null
  *   phase        "your-turn" or "bot-turn" (a turn begins: position is the mover's, roll its
  *                dice; in Gulbara a climb's double) or "game-over" (a game of a match has
  *                ended: position is the last one, from your side, and status says how it ended)
@@ -30,7 +35,8 @@
  * break the page; the next record written replaces it.
  */
 
-import { GAMES, checkPosition, gameOf, outcome } from "./games.js";
+import { GAMES, checkPosition, gameOf, outcome, positionKey } from "./games.js";
+import { MAX_MATCH, checkMatchState } from "./match.js";
 import { checkDice } from "./rules.js";
 import { MAX_SEED } from "./ui_dice.js";
 import { BOT, Match, YOU } from "./ui_match.js";
@@ -66,7 +72,8 @@ export function saveGame(record, storage = defaultStorage()) {
 }
 
 /** The saved record, checked, or null when there is none or it cannot be used. `levelIds`
- * lists the level ids a game may be saved at: an array (Tapa's), or a function of the game. */
+ * lists the level ids a game may be saved at: an array (Tapa's), or a function of the game
+ * and of whether it is a match (`levelIds(game, isMatch)`). */
 export function loadGame(levelIds, storage = defaultStorage()) {
   try {
     const text = storage.getItem(SAVE_KEY);
@@ -108,19 +115,22 @@ export function checkSaved(value, levelIds) {
   check(whole(seed, 0, MAX_SEED), "seed");
   const words = Array.isArray(dice) && dice.length === 4;
   check(words && dice.every((word) => whole(word, 0, MAX_SEED)), "dice");
-  const levels = typeof levelIds === "function" ? levelIds(game) : levelIds;
+  check(whole(match, 0, MAX_MATCH), "match");
+  const levels = typeof levelIds === "function" ? levelIds(game, match > 0) : levelIds;
   check(Array.isArray(levels) && levels.includes(level), "level");
-  check(whole(match, 0, 99) && (game === "tapa" || match === 0), "match");
   check(Array.isArray(games), "games");
-  const played = new Match(match);
+  const played = new Match(match, game);
   for (const result of games) {
     check(result !== null && typeof result === "object", "games");
     const { winner, points, kind, how } = result;
-    check([YOU, BOT, null].includes(winner) && KINDS[game].includes(kind) && text(how), "games");
-    const most = game === "tabla" ? 3 : 2;
+    // A match's games follow its order; a single game's result may name its game.
+    const of = played.isMatch ? played.game : game;
+    check(result.game === of || (!played.isMatch && result.game === undefined), "games");
+    check([YOU, BOT, null].includes(winner) && KINDS[of].includes(kind) && text(how), "games");
+    const most = of === "tabla" ? 3 : 2;
     check(whole(points, 0, most) && (winner === null) === (points === 0), "games");
     check(!played.over, "games"); // a decided match is not saved
-    played.record({ winner, points, kind, how });
+    played.record({ winner, points, kind, how, ...(result.game ? { game: of } : {}) });
   }
   check(!played.over, "games");
   check(PHASES.includes(phase), "phase");
@@ -134,6 +144,13 @@ export function checkSaved(value, levelIds) {
   );
   const readable = position !== null && typeof position === "object";
   check(readable && gameOf(position) === game, "position");
+  if (played.isMatch) {
+    // The game in play is the match's next; between games, the one that has just ended.
+    const last = played.order[(played.games.length - 1) % played.order.length];
+    const shown = phase === "game-over" ? last : played.game;
+    check(played.games.length > 0 || phase !== "game-over", "phase");
+    check(game === shown, "game");
+  }
   const record = {
     ...(game === "tapa" ? {} : { game }),
     seed,
@@ -148,6 +165,15 @@ export function checkSaved(value, levelIds) {
     moved: [...moved],
     log: log.map(([line, side]) => [line, side]),
   };
+  const thrown = value.thrown ?? null;
+  const die = (value) => whole(value, 1, 6);
+  check(
+    thrown === null || (Array.isArray(thrown) && thrown.length === 2 && thrown.every(die)),
+    "thrown",
+  );
+  record.thrown = thrown && [...thrown];
+  if (played.isMatch) record.state = checkState(value.state, played, phase, record.position);
+  else check(value.state === undefined, "state");
   if (phase === "game-over") {
     check(played.games.length > 0 && text(value.status), "status");
     record.status = value.status;
@@ -161,4 +187,27 @@ export function checkSaved(value, levelIds) {
     }
   }
   return record;
+}
+
+/** A match's saved `state` (Python's MatchState JSON), checked, when it is the match that the
+ * record's games, phase and position make: the last game's winner to start the next (after
+ * the first game or a draw, the one thrown for); between games, no position; in a turn, the
+ * position in the mover's frame. */
+function checkState(value, played, phase, position) {
+  let state;
+  try {
+    state = checkMatchState(value);
+  } catch {
+    check(false, "state");
+  }
+  const turn = phase !== "game-over";
+  // In a game the starter is the last game's winner (R11), or was thrown for.
+  if (turn && played.starter === null) played.starter = [YOU, BOT][state.starter] ?? null;
+  const mover = phase === "your-turn" ? YOU : BOT;
+  const expected = played.toDict(turn ? position : null, turn ? mover : null);
+  const text = (state) => JSON.stringify({ ...state, position: null });
+  const same = (a, b) => text(a) === text(b);
+  check(same(state, expected), "state");
+  check(!turn || positionKey(state.position) === positionKey(position), "state");
+  return state;
 }

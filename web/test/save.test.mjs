@@ -1,6 +1,7 @@
 // The page's saved game (web/js/ui_save.js), the dice it resumes (web/js/ui_dice.js) and the
 // hints' equity tones (web/js/ui_hints.js): the parts of the page that need no browser. The
-// page itself, reloaded, is tested in Chromium (tests/test_web_page.py).
+// page itself, reloaded, is tested in Chromium (tests/test_web_page.py). A saved match keeps
+// its state in the JSON of Python's MatchState (web/js/match.js), checked against the rest.
 
 import assert from "node:assert/strict";
 import test from "node:test";
@@ -8,7 +9,8 @@ import test from "node:test";
 import { initialRacePosition } from "../js/position_tabla_gulbara.js";
 import { flipPosition, initialPosition } from "../js/tapa.js";
 import { Dice } from "../js/ui_dice.js";
-import { equityLabel } from "../js/ui_hints.js";
+import { chanceLabel, equityLabel } from "../js/ui_hints.js";
+import { BOT, Match, YOU } from "../js/ui_match.js";
 import {
   SAVE_KEY,
   SAVE_VERSION,
@@ -19,6 +21,9 @@ import {
 } from "../js/ui_save.js";
 
 const LEVELS = ["novice", "1ply", "2ply"];
+/** Each game's levels, and a match's. */
+const levelsOf = (game, isMatch) =>
+  isMatch ? ["score", "1ply", "2ply"] : game === "tapa" ? LEVELS : ["1ply", "2ply"];
 
 /** A Storage of a Map, as localStorage behaves (strings in, strings out). */
 function memoryStorage() {
@@ -38,17 +43,38 @@ function record(changes = {}) {
     seed: 7,
     dice: dice.state,
     level: "2ply",
-    match: 3,
-    games: [{ winner: "bot", points: 2, kind: "gammon", how: "the bot bore off all 15" }],
+    match: 0,
+    games: [],
     phase: "your-turn",
     position: initialPosition(),
     roll: [6, 5],
     plays: 0,
     news: "",
     moved: [19, -1],
-    log: [["Game 2 of a match to 3: you 0, bot 2.", ""], ["You 6-5: 24/13", "you"]],
+    log: [["You start.", ""], ["You 6-5: 24/13", "you"]],
+    thrown: null,
     ...changes,
   };
+}
+
+const TABLA_MARS = {
+  winner: "bot", points: 2, kind: "mars", how: "the bot bore off all 15", game: "tabla",
+};
+
+/** A match to 3 in its second game, Gulbara, after the bot's mars in Tabla: your turn. */
+function matchRecord(changes = {}) {
+  const match = new Match(3);
+  match.record(TABLA_MARS);
+  const position = initialRacePosition("gulbara");
+  const saved = record({
+    game: "gulbara",
+    level: "score",
+    match: 3,
+    games: [TABLA_MARS],
+    position,
+    log: [["Game 2 of a match to 3, Gulbara: you 0, bot 2.", ""]],
+  });
+  return { ...saved, state: match.toDict(position, YOU), ...changes };
 }
 
 test("a saved game is read back as it was written", () => {
@@ -61,10 +87,65 @@ test("a saved game is read back as it was written", () => {
 });
 
 test("a game between the games of a match keeps its end, not a roll", () => {
-  const end = record({ phase: "game-over", roll: undefined, status: "The bot wins." });
-  const read = checkSaved({ version: SAVE_VERSION, ...end }, LEVELS);
+  const match = new Match(3);
+  match.record(TABLA_MARS);
+  const end = matchRecord({
+    game: "tabla",
+    position: { ...initialRacePosition("tabla"), own_off: 15, own: Array(24).fill(0) },
+    phase: "game-over",
+    roll: undefined,
+    status: "The bot wins.",
+    state: match.toDict(),
+  });
+  const read = checkSaved({ version: SAVE_VERSION, ...end }, levelsOf);
   assert.equal(read.status, "The bot wins.");
   assert.equal("roll" in read, false);
+  assert.equal(read.state.starter, 1); // the bot won: it starts the next game
+  assert.equal(read.state.game, "gulbara");
+});
+
+test("a saved match keeps its state as Python's MatchState JSON, checked against the rest", () => {
+  const storage = memoryStorage();
+  saveGame(matchRecord(), storage);
+  assert.deepEqual(loadGame(levelsOf, storage), matchRecord());
+  const match = new Match(3);
+  match.record(TABLA_MARS);
+  const state = matchRecord().state;
+  assert.deepEqual(state, {
+    length: 3,
+    order: ["tabla", "gulbara", "tapa"],
+    draw_starter: "throw",
+    score: [0, 2],
+    games_played: 1,
+    game: "gulbara",
+    starter: 1,
+    to_move: 0,
+    position: initialRacePosition("gulbara"),
+  });
+  match.starter = YOU;
+  const wrong = [
+    { state: undefined }, // a match keeps its state
+    { state: { ...state, score: [1, 2] } }, // not the games' score
+    { state: { ...state, starter: null } }, // a game in play has its starter
+    { state: match.toDict(initialRacePosition("gulbara"), YOU) }, // the winner starts
+    { state: { ...state, to_move: 1 } }, // your turn
+    { state: { ...state, position: { ...state.position, own_turns: 1 } } },
+    { state: { ...state, games_played: 2, game: "tapa" } },
+    { game: undefined, position: initialPosition(), state: { ...state, position: initialPosition() } },
+    { games: [{ ...TABLA_MARS, game: "tapa" }] }, // Tabla is the first game
+    { games: [{ ...TABLA_MARS, game: undefined }] },
+    { level: "novice" }, // a single game's level of Tapa
+    { thrown: [7, 1] },
+    { match: 16 },
+  ];
+  for (const changes of wrong) {
+    storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...matchRecord(changes) }));
+    assert.equal(loadGame(levelsOf, storage), null, JSON.stringify(changes).slice(0, 120));
+  }
+  // A single game has no match state.
+  const single = { version: SAVE_VERSION, ...record({ state }) };
+  assert.throws(() => checkSaved(single, LEVELS), /state/);
+  assert.equal(BOT, "bot");
 });
 
 test("anything else saved is ignored, never half used", () => {
@@ -82,7 +163,7 @@ test("anything else saved is ignored, never half used", () => {
     dice: [1, 2, 3],
     level: "grandmaster",
     match: 100,
-    games: [{ winner: "you", points: 9, kind: "single", how: "" }],
+    games: [{ winner: "you", points: 1, kind: "single", how: "" }], // a decided single game
     phase: "playing",
     position: { ...initialPosition(), own_off: 1 },
     roll: [0, 7],
@@ -95,8 +176,11 @@ test("anything else saved is ignored, never half used", () => {
     wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ [field]: value }) }));
   }
   // A decided match, and a finished game waiting for a roll, have nothing to go on with.
-  const won = { winner: "you", points: 2, kind: "gammon", how: "" };
-  wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ games: [won, won] }) }));
+  const won = { ...TABLA_MARS, winner: "you" };
+  const decided = matchRecord({ games: [won, { ...won, game: "gulbara" }], game: "tapa" });
+  wrong.push(JSON.stringify({ version: SAVE_VERSION, ...decided }));
+  const nine = matchRecord({ games: [{ ...TABLA_MARS, points: 9 }] });
+  wrong.push(JSON.stringify({ version: SAVE_VERSION, ...nine }));
   const finished = { ...initialPosition(), own: Array(24).fill(0), own_off: 15 };
   wrong.push(JSON.stringify({ version: SAVE_VERSION, ...record({ position: finished }) }));
   for (const value of wrong) {
@@ -139,6 +223,8 @@ test("an equity reads with its sign and its tone: a loss red, a gain green", () 
   assert.deepEqual(equityLabel(-0.0004), { text: "+0.000", tone: "even" });
   assert.deepEqual(equityLabel(0), { text: "+0.000", tone: "even" });
   assert.deepEqual(equityLabel(2), { text: "+2.000", tone: "good" });
+  assert.deepEqual(chanceLabel(0.4996), { text: "50.0%", tone: "good" });
+  assert.deepEqual(chanceLabel(0.31234), { text: "31.2%", tone: "bad" });
 });
 
 test("the bot's turn is saved from its side", () => {
@@ -170,7 +256,7 @@ test("a saved game of Tabla or Gulbara names its game and is checked as one", ()
     { ...tabla, game: "tapa" }, // Tapa's records have no game
     { ...tabla, position: initialPosition() }, // a Tapa position in a Tabla game
     { ...tabla, level: "novice" }, // Tapa's level
-    { ...tabla, match: 3 }, // matches are Tapa's only
+    { ...tabla, match: 3 }, // a match keeps its state
     { ...climb, roll: [6, 5] }, // a climb plays its own double
     { ...climb, position: { ...climb.position, next: "opp" } }, // not its mover's turn
   ];

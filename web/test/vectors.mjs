@@ -1,5 +1,6 @@
-// Reads the vectors that tests/scripts/export_web_vectors.py (Tapa) and
-// tests/scripts/export_web_game_vectors.py (Tabla and Gulbara) write from the Python engine.
+// Reads the vectors that tests/scripts/export_web_vectors.py (Tapa),
+// tests/scripts/export_web_game_vectors.py (Tabla and Gulbara) and
+// tests/scripts/export_web_match.py (the match) write from the Python engine.
 // The directory is named by the environment variable TAPA_WEB_VECTORS:
 //
 //   python tests/scripts/export_web_vectors.py /tmp/tapa-web-vectors
@@ -14,22 +15,26 @@ import { join } from "node:path";
 
 export const VARIABLE = "TAPA_WEB_VECTORS";
 
-/** The vector directory, or an Error saying how to write one. */
-export function vectorDir() {
+/** The vector directory, or an Error saying how to write one. The match's vectors
+ * (`match-*`) may be alone in it, with their own summary. */
+export function vectorDir(summary = "summary.json") {
   const dir = process.env[VARIABLE];
+  const script =
+    summary === "summary.json" ? "export_web_vectors.py DIR" : "export_web_match.py --vectors DIR";
   const how =
-    "write the vectors with `python tests/scripts/export_web_vectors.py DIR`, then run " +
+    `write the vectors with \`python tests/scripts/${script}\`, then run ` +
     `\`${VARIABLE}=DIR node --test web/test/\``;
   if (!dir) throw new Error(`${VARIABLE} is not set: ${how}`);
-  if (!existsSync(join(dir, "summary.json"))) {
-    throw new Error(`${VARIABLE}=${dir} holds no summary.json of the vectors: ${how}`);
+  if (!existsSync(join(dir, summary))) {
+    throw new Error(`${VARIABLE}=${dir} holds no ${summary} of the vectors: ${how}`);
   }
   return dir;
 }
 
 /** The path of a vector file; Tabla's and Gulbara's (`games-*`) are written by their own
- * script, which an Error names when they are missing. */
+ * script, which an Error names when they are missing, and so are the match's (`match-*`). */
 function vectorFile(name) {
+  if (name.startsWith("match-")) return join(vectorDir("match-summary.json"), name);
   const path = join(vectorDir(), name);
   if (name.startsWith("games-") && !existsSync(path)) {
     throw new Error(

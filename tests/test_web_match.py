@@ -1,0 +1,353 @@
+"""The page's tabla match (web/js/match.js, web/js/ui_match.js, web/js/app.js) against Python's
+(agents/match), and whole matches played on the page by taps, in headless Chromium.
+
+Python exports the vectors that test the JavaScript (tests/scripts/export_web_match.py): the
+outcome weights and chances of the page's table (web/models/match-equity.json, which must be
+what the script writes) equal ``MatchEquity``'s to 1e-6, and a match played game by game
+gives ``MatchState``'s JSON after every game (``node --test web/test/match.test.mjs``); on
+positions of each game at many scores, the page's bot playing to the score
+(``window.tapa.chooseToScore``, with the weights of its own table) plays what Python's
+``MatchPlayer`` plays, a near tie (Python's own match chances of the two plays within
+:data:`NEAR_TIE`) excepted, and its chances are Python's to :data:`CHANCE_TOLERANCE`.
+
+A match to 3 is played by taps at a desktop size (the Hint list's first play, tapped, then
+Done; the bot at its default match level, to the score): the games come Tabla, Gulbara, Tapa;
+the first starter is thrown for and the winner of each game starts the next; the score adds
+each game's points, the page's match JSON is a ``MatchState`` Python reads, with the score,
+the game and its starter; the end says who won and New match starts another. The same for a
+match to 7 at a phone size under ``-m slow``. Screenshots go to a temporary folder; match.png
+(a match's second game with Hint's plays) to the folder named by TAPA_SCREENSHOTS
+(docs/screenshots for play.md's).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.match.state import MatchState
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "scripts"))
+import export_web_match  # noqa: E402
+from test_web_page import DESKTOP, OVER, PHONE, Page  # noqa: E402
+from test_web_rules import node  # noqa: E402
+from web_browser import chromium, open_page, static_server  # noqa: E402
+
+ORDER = ("tabla", "gulbara", "tapa")
+NAMES = {"tabla": "Tabla", "gulbara": "Gulbara", "tapa": "Tapa"}
+STARTS = {
+    "tapa": "24:15|1:15|",
+    "tabla": "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0",
+    "gulbara": "gulbara/24:15|12:15|own,0,0,0,0,0",
+}
+NEAR_TIE = 1e-5
+"""Match chances: two plays whose chances differ by no more than this may be chosen either
+way (the page's network runs in another order of float32 sums, and its table is rounded to
+six decimals)."""
+CHANCE_TOLERANCE = 2e-5
+MATCH_SEED = 41
+"""The dice of the match to 3: it goes to a third game, Tapa, each side winning a game."""
+TURN_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def vectors(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("web-match-vectors")
+    export_web_match.export(directory)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def site():
+    with static_server() as server:
+        yield server.url.rstrip("/")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    folder = Path(os.environ.get("TAPA_SCREENSHOTS") or tmp_path)
+    folder = folder if folder.is_absolute() else ROOT / folder
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+# --- the table and the vectors -----------------------------------------------------------------
+
+
+def test_the_table_is_what_the_script_writes():
+    """web/models/match-equity.json is MatchEquity.measured's table to 15 points, as
+    tests/scripts/export_web_match.py writes it."""
+    committed = export_web_match.TABLE.read_text()
+    assert committed == export_web_match.table_text(), (
+        "web/models/match-equity.json is stale: python tests/scripts/export_web_match.py"
+    )
+    data = json.loads(committed)
+    assert data["order"] == list(ORDER) and data["max_away"] == 15
+    assert data["draw_starter"] == "throw"
+
+
+def test_the_javascript_weights_and_match_states_are_pythons(vectors):
+    summary = json.loads((vectors / "match-summary.json").read_text())
+    assert summary["weights"] >= 36 and summary["games"] >= 40 and summary["invalid"] >= 10
+    env = {**os.environ, "TAPA_WEB_VECTORS": str(vectors)}
+    result = subprocess.run(
+        [node(), "--test", "web/test/match.test.mjs"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert re.search(r"^# fail 0$", result.stdout, re.MULTILINE), result.stdout[-2000:]
+
+
+def test_the_page_plays_to_the_score_as_pythons_match_player(vectors, site, browser):
+    cases = json.loads((vectors / "match-choices.json").read_text())
+    assert cases["side"] == export_web_match.MATCH_SIDE
+    cases = cases["cases"]
+    assert {case["game"] for case in cases} == set(ORDER)
+    page, errors = open_page(browser, f"{site}/test/bot.html")
+    try:
+        page.wait_for_function("window.tapa && window.tapa.ready", timeout=60_000)
+        levels = page.evaluate("window.tapa.matchLevels")
+        assert levels[0]["id"] == page.evaluate("window.tapa.defaultMatchLevel") == "score"
+        assert levels[0]["player"] == export_web_match.MATCH_SIDE and levels[0]["toScore"]
+        found = page.evaluate(
+            """async (cases) => {
+                const { MatchTable } = await import("../js/match.js");
+                const table = await MatchTable.load(new URL("../", location.href));
+                const found = [];
+                for (const c of cases) {
+                    const weights = table.outcomeWeights(
+                        c.away, c.away_opponent, c.game_index, c.started);
+                    const chosen = await window.tapa.chooseToScore(c.position, c.dice, weights);
+                    const ranked = await window.tapa.rankToScore(c.position, c.dice, weights, 1000);
+                    const points = await window.tapa.choose(c.position, c.dice, "1ply");
+                    found.push({
+                        chosen: window.tapa.positionKey(chosen),
+                        points: window.tapa.positionKey(points),
+                        keys: ranked.map((play) => window.tapa.positionKey(play.afterstate)),
+                        chances: ranked.map((play) => play.chance),
+                    });
+                }
+                return found;
+            }""",
+            cases,
+        )
+        near_ties, differences = [], []
+        for case, page_found in zip(cases, found, strict=True):
+            python = dict(zip(case["keys"], case["values"], strict=True))
+            assert sorted(page_found["keys"]) == sorted(python)
+            ranked = zip(page_found["keys"], page_found["chances"], strict=True)
+            worst = max(abs(python[key] - chance) for key, chance in ranked)
+            assert worst <= CHANCE_TOLERANCE, (case["position"], worst)
+            assert page_found["keys"][0] == page_found["chosen"]
+            if page_found["chosen"] == case["chosen"]:
+                continue
+            if abs(python[page_found["chosen"]] - python[case["chosen"]]) <= NEAR_TIE:
+                near_ties.append(case)
+            else:
+                differences.append(f"{case['game']} {case['position']} {case['dice']}")
+        assert not differences, "\n".join(differences[:5])
+        assert len(near_ties) <= max(1, len(cases) // 50), len(near_ties)
+        # Playing to the score changes the play: where Python's two choices differ, the
+        # page's 1-ply level plays Python's choice for points.
+        changed = [
+            (case, page_found)
+            for case, page_found in zip(cases, found, strict=True)
+            if case["chosen"] != case["points_choice"]
+        ]
+        assert len(changed) >= 10, len(changed)
+        agree = sum(f["points"] == c["points_choice"] for c, f in changed)
+        assert agree >= len(changed) - 1, (agree, len(changed))
+        assert not errors, errors
+    finally:
+        page.context.close()
+
+
+# --- whole matches on the page -------------------------------------------------------------------
+
+
+def movable(board: dict) -> bool:
+    return any(d["movable"] for d in board["points"].values()) or bool(
+        board.get("bar", {}).get("movable")
+    )
+
+
+def tap(page: Page, target) -> None:
+    """A tap (a click at a desktop size) on ``target``, a selector or a locator, without
+    Playwright's wait for the element to stand still: hundreds of taps make a match."""
+    locator = page.page.locator(target) if isinstance(target, str) else target
+    if page.touch:
+        locator.tap(force=True)
+    else:
+        locator.click(force=True)
+
+
+def play_by_hint(page: Page) -> None:
+    """Your turn by taps: Hint, the first play of its list (set up on the board), Done; Pass
+    where there is no legal play."""
+    if not movable(page.board()):
+        assert page.done_enabled()
+        tap(page, "#done")
+        return
+    tap(page, "#hint")
+    page.page.wait_for_selector("#hint-list .hint-play", timeout=TURN_MS)
+    tap(page, page.page.locator("#hint-list .hint-play").first)
+    assert page.done_enabled(), "the hint's play is not complete"
+    tap(page, "#done")
+
+
+def match_state(page: Page) -> MatchState:
+    """The page's match JSON, read by Python's MatchState."""
+    return MatchState.from_dict(page.page.evaluate("window.tapaPage.matchState()"))
+
+
+def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | None = None):
+    """Plays the match on the page from its first game to its end, checking each game on the
+    way; returns the games: their game, starter, winner and points. Screenshots: between the
+    first two games and at the end into ``shots``, and in the second game ``match.png``
+    (docs/screenshots's) into ``docs``."""
+    games: list[dict] = []
+    score = {"you": 0, "bot": 0}
+    page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+    while True:
+        number = len(games) + 1
+        game = ORDER[(number - 1) % 3]
+        assert page.page.evaluate("document.body.dataset.game") == game
+        assert page.page.inner_text("#title").startswith(NAMES[game])
+        state = match_state(page)
+        assert (state.game, state.games_played, state.rules.length) == (game, number - 1, length)
+        assert state.score == (score["you"], score["bot"])
+        starter = ("you", "bot")[state.starter]
+        last = games[-1] if games else None
+        # R11: the first game's starter is thrown for, one die each, and after a draw; then
+        # the winner of the last game starts.
+        panel = page.page.inner_text("#match-starter")
+        if last is None or last["winner"] is None:
+            throw = re.search(r"the opening throw, you (\d), bot (\d)\.", panel)
+            assert throw, panel
+            yours, theirs = int(throw.group(1)), int(throw.group(2))
+            assert starter == ("you" if yours > theirs else "bot")
+        else:
+            assert starter == last["winner"], (games, starter)
+            assert ("you won" if starter == "you" else "the bot won") in panel, panel
+        chips = page.page.locator("#match-games li").all_inner_texts()
+        assert chips[-2:] == [
+            f"{number} {NAMES[game]} now",
+            f"{number + 1} {NAMES[ORDER[number % 3]]} then",
+        ], chips
+        chance = page.page.inner_text("#match-chance")
+        assert re.search(r"Your chance to win the match: \d+%", chance), chance
+        log = page.log()
+        opening = log[log.rindex(f"Game {number} of a match to {length}, {NAMES[game]}") :]
+        assert opening.startswith(
+            f"Game {number} of a match to {length}, {NAMES[game]}: "
+            f"you {score['you']}, bot {score['bot']}."
+        )
+        if docs and number == 2 and page.state() == "your-turn":
+            # docs/screenshots/match.png: the match panel, and Hint's plays with your chance
+            # of winning the match after each.
+            tap(page, "#hint")
+            page.page.wait_for_selector("#hint-list .hint-play", timeout=TURN_MS)
+            page.screenshot(docs / "match.png")
+        turns = 0
+        while page.wait("your-turn", *OVER, timeout=TURN_MS) == "your-turn":
+            play_by_hint(page)
+            turns += 1
+            assert turns < 300, "the game does not end"
+        # The game's first play is the starter's.
+        log = page.log()
+        first = re.search(r"^(You|Bot) \d", log[log.rindex(f"Game {number} of a") :], re.M)
+        assert first and first.group(1).lower() == starter, log
+        ended = re.findall(r"^(You win|The bot wins): .*?, (\d) points? \(", log, re.M)
+        drawn = log.count("the game is a draw")
+        assert len(ended) + drawn == number, log
+        winner, points = None, 0
+        if len(ended) == len([g for g in games if g["winner"]]) + 1:
+            who, points = ended[-1][0], int(ended[-1][1])
+            winner = "you" if who == "You win" else "bot"
+            score[winner] += points
+        shown = (
+            page.page.get_attribute("#score", "data-you"),
+            page.page.get_attribute("#score", "data-bot"),
+        )
+        assert shown == (str(score["you"]), str(score["bot"])), (shown, score)
+        assert page.score() == f"Match to {length}: you {score['you']}, bot {score['bot']}"
+        games.append({"game": game, "starter": starter, "winner": winner, "points": points})
+        if page.state() == "match-over":
+            break
+        assert max(score.values()) < length
+        assert page.state() == "game-over" and page.page.is_visible("#next-game")
+        state = match_state(page)
+        assert state.position is None and state.games_played == number
+        assert state.starter == {"you": 0, "bot": 1, None: None}[winner]
+        chips = page.page.locator("#match-games li").all_inner_texts()
+        assert chips[-1] == f"{number + 1} {NAMES[ORDER[number % 3]]} next", chips
+        status = page.page.inner_text("#status")
+        assert f"Next game: {NAMES[ORDER[number % 3]]}; " in status, status
+        if shots and number == 1:
+            page.screenshot(shots / "match-between.png")
+        page.press("#next-game")
+        page.wait("your-turn", "bot-turn", *OVER, timeout=TURN_MS)
+    # The end: who won the match, and New match.
+    assert max(score.values()) >= length > min(score.values())
+    winner = "you" if score["you"] > score["bot"] else "bot"
+    high, low = max(score.values()), min(score.values())
+    who = "You win" if winner == "you" else "The bot wins"
+    assert f"{who} the match {high}-{low}." in page.page.inner_text("#status")
+    assert page.page.inner_text("#match-starter").startswith(f"{who} the match {high}-{low}")
+    assert page.page.is_visible("#again") and page.page.inner_text("#again") == "New match"
+    assert not page.page.is_visible("#next-game")
+    if shots:
+        page.screenshot(shots / "match-end.png")
+    return games
+
+
+def assert_new_match_starts(page: Page, length: int) -> None:
+    page.press("#again")
+    page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+    assert page.score() == f"Match to {length}: you 0, bot 0"
+    assert page.page.evaluate("document.body.dataset.game") == "tabla"
+    assert match_state(page).games_played == 0
+
+
+def test_a_match_to_3_by_taps(browser, site, screenshots, tmp_path):
+    page = Page(browser, site, f"?seed={MATCH_SEED}&match=3&delay=0", DESKTOP)
+    try:
+        page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+        assert page.page.input_value("#match") == "3" and page.page.input_value("#level") == "score"
+        assert not page.page.is_visible("#game")  # a match plays its own games
+        page.screenshot(tmp_path / "match-start.png")
+        games = play_match(page, 3, tmp_path, screenshots)
+        assert [g["game"] for g in games] == [ORDER[i % 3] for i in range(len(games))]
+        assert len(games) >= 3, f"{games}: no third game (try another MATCH_SEED)"
+        assert_new_match_starts(page, 3)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.slow
+def test_a_match_to_7_by_taps_at_phone_size(browser, site, tmp_path):
+    page = Page(browser, site, "?seed=7&match=7&delay=0", PHONE)
+    try:
+        games = play_match(page, 7, tmp_path)
+        assert [g["game"] for g in games] == [ORDER[i % 3] for i in range(len(games))]
+        assert len(games) >= 4
+        page.screenshot(tmp_path / "match-phone-end.png")
+        assert_new_match_starts(page, 7)
+        assert page.errors == []
+    finally:
+        page.close()

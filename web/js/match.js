@@ -1,0 +1,205 @@
+/**
+ * The tabla match (R11, docs/rules.md "The match"): Tabla, Gulbara and Tapa in turn to N
+ * points, its state in the JSON of Python's `MatchState.to_dict` (agents/match/state.py), and
+ * the match equity table (web/models/match-equity.json, written from agents/match/equity.py by
+ * tests/scripts/export_web_match.py) that turns a network's five outcome chances into the
+ * chance of winning the match. No page here: the page's match is web/js/ui_match.js.
+ *
+ *   const table = await MatchTable.load(new URL("../", import.meta.url));
+ *   table.chance(2, 5, 1, true);          // 2 to go against 5, Gulbara next, this side starts
+ *   table.outcomeWeights(2, 5, 1, false); // the match chance after win, win double, draw,
+ *                                         // lose, lose double of game 2, started by the other
+ */
+
+import { GAMES, checkPosition, gameOf } from "./games.js";
+
+/** The games in the order a match plays them, round and round (M1). */
+export const MATCH_ORDER = Object.freeze(["tabla", "gulbara", "tapa"]);
+/** Who starts after a drawn Tapa game: the page plays "throw" (both throw again, R10). */
+export const DRAW_STARTERS = Object.freeze(["throw", "same", "other"]);
+/** The longest match the page plays: the table's points to go. */
+export const MAX_MATCH = 15;
+/** The table's file, relative to web/, and its format. */
+export const TABLE_FILE = "models/match-equity.json";
+export const TABLE_FORMAT = "tapa-rl/match-equity";
+/** The keys of a match's JSON, in Python's order. */
+export const MATCH_KEYS = Object.freeze([
+  "length", "order", "draw_starter", "score", "games_played", "game", "starter", "to_move",
+  "position",
+]);
+
+const whole = (value, least = 0) => Number.isInteger(value) && value >= least;
+const show = (value) => JSON.stringify(value);
+
+/** A match's JSON that cannot be read; the message says why. */
+export class MatchError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "MatchError";
+  }
+}
+
+function check(ok, message) {
+  if (!ok) throw new MatchError(message);
+}
+
+/**
+ * `data` checked as a match's JSON (the checks of Python's `MatchState.from_dict`): every
+ * key and no other, a score only one side may have reached, as many games as the score
+ * needs, a position (with its `to_move`) only in a game in play, of the game the order says.
+ * Returns a copy; throws a `MatchError` naming the problem.
+ */
+export function checkMatchState(data) {
+  const object = data !== null && typeof data === "object" && !Array.isArray(data);
+  check(object, "a match is a JSON object");
+  const missing = MATCH_KEYS.filter((key) => !Object.hasOwn(data, key));
+  const extra = Object.keys(data).filter((key) => !MATCH_KEYS.includes(key));
+  check(!missing.length && !extra.length, `match JSON: missing ${missing}, unknown ${extra}`);
+  const { length, order, draw_starter: drawStarter, score, games_played: played } = data;
+  check(whole(length, 1), `match length must be a whole number from 1 up, got ${show(length)}`);
+  check(
+    Array.isArray(order) && order.length > 0 && order.every((game) => GAMES.includes(game)),
+    `match order must be a non-empty list of the games ${GAMES.join(", ")}, got ${show(order)}`,
+  );
+  check(DRAW_STARTERS.includes(drawStarter), `draw_starter must be one of ${DRAW_STARTERS}`);
+  check(
+    Array.isArray(score) && score.length === 2 && score.every((points) => whole(points)),
+    `match score must be two whole numbers from 0 up, got ${show(score)}`,
+  );
+  const shown = score.join("-");
+  check(Math.min(...score) < length, `match score ${shown}: only one side can reach ${length}`);
+  check(whole(played), `games_played must be a whole number from 0 up, got ${show(played)}`);
+  const total = score[0] + score[1];
+  check(
+    !total || played >= Math.max(1, Math.ceil(total / 3)),
+    `match score ${shown} after ${played} games: a game scores at most 3 points`,
+  );
+  for (const name of ["starter", "to_move"]) {
+    const value = data[name];
+    check([null, 0, 1].includes(value), `${name} must be 0, 1 or null, got ${show(value)}`);
+  }
+  const game = order[played % order.length];
+  const named = `match JSON: game ${show(data.game)}, but game ${played + 1} is ${game}`;
+  check(data.game === game, named);
+  const position = data.position;
+  const together = (position === null) === (data.to_move === null);
+  check(together, "a match's position and to_move come together");
+  if (position !== null) {
+    check(Math.max(...score) < length, `the match is over at ${shown}: no game in play`);
+    check(data.starter !== null, "a game in play has a starter: starter must be 0 or 1");
+    let ok = false;
+    try {
+      ok = gameOf(checkPosition(position)) === game;
+    } catch (error) {
+      throw new MatchError(`match JSON: position: ${error.message}`);
+    }
+    check(ok, `game ${played + 1} of this match is ${game}, but the position is of another game`);
+  }
+  return {
+    length,
+    order: [...order],
+    draw_starter: drawStarter,
+    score: [...score],
+    games_played: played,
+    game,
+    starter: data.starter,
+    to_move: data.to_move,
+    position,
+  };
+}
+
+/** A network outcome's index (win, win double, draw, lose, lose double) for a finished game's
+ * `outcome` (`{winner, points}` from the side that has just moved): Python's
+ * `agents.bots.equity.outcome_index`. */
+export function outcomeIndex(result) {
+  if (result.winner === 0) return 2;
+  const double = result.points >= 2;
+  if (result.winner > 0) return double ? 1 : 0;
+  return double ? 4 : 3;
+}
+
+/**
+ * The match equity table: `table[k][s][a][b]`, the chance that a side with `a` points to go
+ * wins the match against `b` to go when game `k` of the order comes next, started by this
+ * side (`s` 0) or the other (`s` 1); Python's `MatchEquity.to_json`, rounded to six decimals.
+ */
+export class MatchTable {
+  constructor(data) {
+    check(data?.format === TABLE_FORMAT, `the match table's format is not ${TABLE_FORMAT}`);
+    check(
+      data.order?.join(",") === MATCH_ORDER.join(","),
+      `the match table is for the order ${data.order}, not ${MATCH_ORDER}`,
+    );
+    check(DRAW_STARTERS.includes(data.draw_starter), "the match table has no draw_starter");
+    const size = data.max_away + 1;
+    const covers = `the match table covers ${data.max_away} points, not ${MAX_MATCH}`;
+    check(whole(data.max_away, MAX_MATCH), covers);
+    const rows = (value, count) => Array.isArray(value) && value.length === count;
+    const table = data.table;
+    check(
+      rows(table, MATCH_ORDER.length) &&
+        table.every(
+          (game) =>
+            rows(game, 2) &&
+            game.every((side) => rows(side, size) && side.every((row) => rows(row, size))),
+        ),
+      `the match table is not ${MATCH_ORDER.length} x 2 x ${size} x ${size}`,
+    );
+    this.order = MATCH_ORDER;
+    this.drawStarter = data.draw_starter;
+    this.maxAway = data.max_away;
+    this.table = table;
+  }
+
+  /** The table at web/models/match-equity.json under `base` (the URL of web/). */
+  static async load(base) {
+    const url = new URL(TABLE_FILE, base);
+    let response;
+    try {
+      response = await fetch(url);
+    } catch (error) {
+      throw new MatchError(`${url}: could not be fetched: ${error.message}`);
+    }
+    if (!response.ok) throw new MatchError(`${url}: HTTP ${response.status}`);
+    return new MatchTable(await response.json());
+  }
+
+  /** The chance of winning the match with `away` points to go against `awayOpponent`, game
+   * `gameIndex` of the match (0 the first) to come, started by this side (`starts`) or the
+   * other: 1 at `away` 0 or below, 0 at `awayOpponent` 0 or below. */
+  chance(away, awayOpponent, gameIndex, starts) {
+    const clip = (points) => {
+      const past = `${points} points to go: the table covers ${this.maxAway}`;
+      check(points < this.table[0][0].length, past);
+      return Math.max(points, 0);
+    };
+    const k = gameIndex % this.order.length;
+    return this.table[k][starts ? 0 : 1][clip(away)][clip(awayOpponent)];
+  }
+
+  /** The chance before game `gameIndex`, its starter not yet thrown for: the mean of both. */
+  thrownChance(away, awayOpponent, gameIndex) {
+    const first = this.chance(away, awayOpponent, gameIndex, true);
+    return 0.5 * (first + this.chance(away, awayOpponent, gameIndex, false));
+  }
+
+  /**
+   * For the side to move with `away` points to go against `awayOpponent` in game
+   * `gameIndex`, which it `started` or not: its chance of winning the match after each result
+   * of the game, in the order of a network's outcomes (win, win double, draw, lose, lose
+   * double). Python's `MatchEquity.outcome_weights`: a win of n leaves `away - n` and the
+   * winner starts the next game; a draw leaves the score, the next game's starter as
+   * `draw_starter` says.
+   */
+  outcomeWeights(away, awayOpponent, gameIndex, started) {
+    const next = gameIndex + 1;
+    const win = (n) => this.chance(away - n, awayOpponent, next, true);
+    const lose = (n) => this.chance(away, awayOpponent - n, next, false);
+    const draw = {
+      throw: () => this.thrownChance(away, awayOpponent, next),
+      same: () => this.chance(away, awayOpponent, next, started),
+      other: () => this.chance(away, awayOpponent, next, !started),
+    }[this.drawStarter]();
+    return [win(1), win(2), draw, lose(1), lose(2)];
+  }
+}
