@@ -201,6 +201,14 @@ def check_random_game(step: str, folder: Path) -> None:
     assert " wins a " in done.stdout or "the game is a draw" in done.stdout, done.stdout[-500:]
 
 
+def check_match_table(step: str, folder: Path) -> None:
+    done = run(step, folder)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for game in ("Tabla", "Gulbara", "Tapa"):
+        assert f"**{game} to come, you start it.**" in done.stdout
+    assert "| 7 |" in done.stdout
+
+
 CHECKS = {
     "python -m tapa_env --game tapa": check_random_game,
     "python -m tapa_env --game tabla": check_random_game,
@@ -216,6 +224,11 @@ CHECKS = {
         check_evaluate
     ),
     "python export.py checkpoint=runs/default/checkpoints/bot.pt": check_export,
+    "python play.py match_length=7": check_play,
+    "python evaluate.py match_length=7 players=[shipped,pubeval+runner+offensive] games=100": (
+        check_evaluate
+    ),
+    "python -m agents.match 7": check_match_table,
 }
 """How each of the README's own commands is run, by the step as the README writes it."""
 
