@@ -283,6 +283,10 @@ def test_match_sides_name_a_player_for_every_game():
     assert all(isinstance(p, MatchPlayer) for p in shipped.players.values())
     assert not any(isinstance(p, MatchPlayer) for p in load_side("shipped@points").players.values())
     assert set(load_side("random", MatchRules(order=["gulbara"])).players) == {"gulbara"}
+    assert set(load_side("shipped", MatchRules(order=["tapa", "tabla"])).players) == {
+        "tapa",
+        "tabla",
+    }
 
 
 @pytest.mark.parametrize(

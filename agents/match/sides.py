@@ -59,7 +59,7 @@ def load_side(spec: str | MatchSide, rules: MatchRules = DEFAULT_MATCH) -> Match
             f"empty match player: name {SHIPPED!r}, random, or one player per game joined by +"
         )
     players: dict[str, Player] = {}
-    for part in _parts(name):
+    for part in _parts(name, rules):
         for game, player in _load_part(part, rules).items():
             if game in players:
                 raise MatchError(
@@ -77,7 +77,7 @@ def load_side(spec: str | MatchSide, rules: MatchRules = DEFAULT_MATCH) -> Match
     return MatchSide(name, {game: players[game] for game in dict.fromkeys(rules.order)})
 
 
-def _parts(name: str) -> list[str]:
+def _parts(name: str, rules: MatchRules) -> list[str]:
     parts = [part.strip() for part in name.split("+")]
     if any(not part for part in parts):
         raise MatchError(f"{name}: an empty part between +")
@@ -85,7 +85,8 @@ def _parts(name: str) -> list[str]:
     for part in parts:
         base, at, suffix = part.partition("@")
         if base == SHIPPED:
-            expanded += [f"checkpoints/{game}-td.pt{at}{suffix}" for game in GAMES]
+            games = dict.fromkeys(rules.order)
+            expanded += [f"checkpoints/{game}-td.pt{at}{suffix}" for game in games]
         else:
             expanded.append(part)
     return expanded
