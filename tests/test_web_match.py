@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests" / "scripts"))
 import export_web_match  # noqa: E402
 from test_web_page import DESKTOP, OVER, PHONE, Page  # noqa: E402
 from test_web_rules import node  # noqa: E402
-from web_browser import chromium, open_page, static_server  # noqa: E402
+from web_browser import open_page  # noqa: E402
 
 ORDER = ("tabla", "gulbara", "tapa")
 NAMES = {"tabla": "Tabla", "gulbara": "Gulbara", "tapa": "Tapa"}
@@ -63,26 +63,6 @@ def vectors(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("web-match-vectors")
     export_web_match.export(directory)
     return directory
-
-
-@pytest.fixture(scope="module")
-def site():
-    with static_server() as server:
-        yield server.url.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def screenshots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TAPA_SCREENSHOTS") or tmp_path)
-    folder = folder if folder.is_absolute() else ROOT / folder
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 # --- the table and the vectors -----------------------------------------------------------------

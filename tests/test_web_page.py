@@ -19,12 +19,8 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 from pathlib import Path
-
-import pytest
-from web_browser import chromium, static_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = {
@@ -39,31 +35,6 @@ START_KEY = "24:15|1:15|"
 GULBARA_START = "gulbara/24:15|12:15|own,0,0,0,0,0"  # a match's second game
 SAVE_KEY = "tapa.game"  # web/js/ui_save.js
 RED, GREEN = "rgb(179, 18, 27)", "rgb(31, 111, 74)"  # app.css's --bad and --accent
-
-
-# --- the server and the browser (tests/web_browser.py) ------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def site():
-    """The base URL of a static server on a free port serving web/."""
-    with static_server() as server:
-        yield server.url.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium, headless, through Playwright; fails (never skips) without them."""
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def screenshots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TAPA_SCREENSHOTS") or tmp_path)
-    folder = folder if folder.is_absolute() else ROOT / folder
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 class Page:

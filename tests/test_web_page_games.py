@@ -13,39 +13,16 @@ README's).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-import pytest
 from test_web_page import DESKTOP, OVER, PHONE, Page
-from web_browser import chromium, static_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TAPA_START = "24:15|1:15|"
 TABLA_START = "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0"
 GULBARA_START = "gulbara/24:15|12:15|own,0,0,0,0,0"
 BAR = 25
-
-
-@pytest.fixture(scope="module")
-def site():
-    with static_server() as server:
-        yield server.url.rstrip("/")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def screenshots(tmp_path) -> Path:
-    folder = Path(os.environ.get("TAPA_SCREENSHOTS") or tmp_path)
-    folder = folder if folder.is_absolute() else ROOT / folder
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def movable_of(board: dict) -> list[int]:
