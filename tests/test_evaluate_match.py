@@ -97,3 +97,25 @@ def test_a_bad_match_side_ends_evaluate_in_one_line_with_status_2(tmp_path):
         "gulbara, tapa needs one for each game: 'shipped', random, or players joined by + "
         "(pubeval+runner+offensive)"
     ]
+
+
+def test_evaluate_keeps_every_match_as_a_game_record_that_reads_back(tmp_path):
+    from agents.evaluation.game_record import read_record
+    from agents.evaluation.record_data import match_result
+
+    folder = tmp_path / "records"
+    config = replace(CONFIG, games=2, record_games=str(folder))
+    pairing = match_round_robin(config)["pairings"][0]
+    files = sorted((folder / "01-shipped-vs-pubeval_runner_offensive").glob("match-*.tapa"))
+    assert [f.name for f in files] == ["match-00001.tapa", "match-00002.tapa"]
+    won = 0
+    for file in files:
+        record = read_record(file)
+        assert record.order == ("tabla", "gulbara", "tapa") and record.match_points == 3
+        assert [g.rules.game if g.rules else record.game for g in record.games] == [
+            ("tabla", "gulbara", "tapa")[n % 3] for n in range(len(record.games))
+        ]
+        assert max(record.score()) >= 3 > min(record.score())
+        assert "wins" in match_result(record.score(), 3)
+        won += record.score()[0] >= 3
+    assert won == pairing["wins"]

@@ -61,7 +61,7 @@ class TurnLog:
         return turns
 
 
-def _result(points: int, kind: int, game: str) -> Result:
+def arena_result(points: int, kind: int, game: str) -> Result:
     """A game's result from the first player's (``O``'s) net points and its kind (an index
     into the arena's :data:`~agents.evaluation.arena.KINDS`), named as ``game`` names it."""
     if kind == UNFINISHED:
@@ -106,7 +106,7 @@ def arena_records(
             text = play_text(position, dice, Position(afterstate, rules.game), rules=rules)
             game.turns.append(RecordedTurn(SIDES[mover], dice, text, dice_from(position)))
         points, kind = int(results.points[index]), int(results.kind[index])
-        game.result = _result(points, kind, rules.game)
+        game.result = arena_result(points, kind, rules.game)
         record.games.append(game)
     return records
 

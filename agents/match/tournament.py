@@ -28,6 +28,7 @@ from ..evaluation.tournament import (
     play_chunks,
 )
 from .arena import MatchResults, play_matches
+from .records import MatchTurnLog, save_match_records
 from .rules import MatchRules
 from .sides import SHIPPED, load_side
 
@@ -83,6 +84,7 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
     names = list(itertools.combinations(config.players, 2))[pairing]
     rules = match_rules_of(config)
     sides = (load_side(names[0], rules), load_side(names[1], rules))
+    log = MatchTurnLog() if config.record_games else None
     results = play_matches(
         sides,
         units * 2,
@@ -92,7 +94,11 @@ def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) 
         batch=config.batch,
         max_turns=config.max_turns,
         first_stream=pairing * STREAMS_PER_PAIRING + first * (1 if config.duplicate else 2),
+        record=log,
     )
+    if log is not None:
+        source = f"evaluate.py match_length={config.match_length} seed={config.seed}"
+        save_match_records(config.record_games, pairing, names, log, results, 2 * first, source)
     results.unit = results.unit + first
     results.game_match = results.game_match + 2 * first
     return results
