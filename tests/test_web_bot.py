@@ -5,7 +5,7 @@ Every level the page offers names the Python player that plays the same
 of the project's players (heuristic bots, the shipped network, the novice network; openings,
 middle games with pins, bear-offs), the page's ``window.tapa.choose``, run in headless
 Chromium, must return the afterstate the Python player chooses, at every level. The default
-run checks every 1-ply level on all 1,000 positions and the 2-ply level on 1,000 too.
+run checks every level on 333 such positions, ``-m slow`` on 1,000.
 
 The network runs in float32 in both, but in another order of sums (onnxruntime's WebAssembly
 kernels against the numba evaluator, whose ``exp`` is a fast approximation): equities differ
@@ -177,9 +177,17 @@ def compare(player, turns: Turns, page_keys: list[str]) -> Comparison:
     return Comparison(len(turns), equal, ties, differences)
 
 
-@pytest.fixture(scope="module")
-def turns() -> Turns:
-    return sample_turns(POSITIONS)
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param(POSITIONS // 3, id="333"),
+        pytest.param(POSITIONS, id="1000", marks=pytest.mark.slow),
+    ],
+)
+def turns(request) -> Turns:
+    """Random turns of self-play: a third of :data:`POSITIONS` in the default run, all of
+    them under ``-m slow``."""
+    return sample_turns(request.param)
 
 
 @pytest.fixture(scope="module")
@@ -224,11 +232,12 @@ def levels(page) -> list[dict]:
 
 
 def test_the_positions_cover_every_phase(turns):
-    assert len(turns) == POSITIONS
-    assert bearing_off(turns.rows).sum() >= POSITIONS // 4
-    assert pinned(turns.rows).sum() >= POSITIONS // 4
-    assert openings(turns.rows).sum() >= POSITIONS // 10
-    assert len({Position(row).key for row in turns.rows}) == POSITIONS
+    count = len(turns)
+    assert count in (POSITIONS, POSITIONS // 3)
+    assert bearing_off(turns.rows).sum() >= count // 4
+    assert pinned(turns.rows).sum() >= count // 4
+    assert openings(turns.rows).sum() >= count // 10
+    assert len({Position(row).key for row in turns.rows}) == count
     assert (np.diff(turns.offsets) >= 2).all()
 
 
@@ -265,13 +274,13 @@ def test_the_page_chooses_as_python_at_every_level(page, turns):
     ids = list(chosen)
     for weaker, stronger in zip(ids, ids[1:]):
         differ = sum(a != b for a, b in zip(chosen[weaker], chosen[stronger]))
-        assert differ >= POSITIONS // 20, (weaker, stronger, differ)
+        assert differ >= len(turns) // 20, (weaker, stronger, differ)
 
 
 def test_the_page_values_plays_as_python(page, turns):
     """At the 1-ply levels every play's equity (``rank``) is Python's within
     :data:`EQUITY_TOLERANCE`, and ``rank``'s first play is ``choose``'s."""
-    sample = slice(0, 200)
+    sample = slice(0, len(turns) // 5)  # 66 in the default run, 200 under -m slow
     payload = turns.payload()[sample]
     for level in levels(page):
         player = load_player(level["player"])
