@@ -183,7 +183,9 @@ def test_the_command_explains_itself():
     assert "54,264" in done.stdout
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+# evaluate.py ends in the same line whether its workers or itself read the database: the
+# default run has the workers' case, -m slow also the other.
+@pytest.mark.parametrize("workers", [pytest.param(1, marks=pytest.mark.slow), 2])
 def test_a_damaged_database_ends_evaluate_py_in_one_line_also_from_its_workers(
     written, tmp_path, workers
 ):

@@ -41,27 +41,45 @@ def torchrun(run_dir: Path, games: int, processes: int = 2, runs: int = 1) -> li
     return [json.loads((run_dir / f"digests-{r}.json").read_text()) for r in range(processes)]
 
 
-def test_two_gloo_ranks_hold_identical_weights_and_optimizers_after_every_update(tmp_path):
-    records = torchrun(tmp_path / "run", 400)
+@pytest.fixture(scope="module")
+def three_runs(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """One torchrun of two processes that trains three runs of 128 games one after another
+    (torchrun's start takes most of the time): the folder of the runs and each rank's record,
+    whose digests are the last run's."""
+    run_dir = tmp_path_factory.mktemp("torchrun") / "run"
+    return run_dir, torchrun(run_dir, 128, runs=3)
+
+
+def check_identical_ranks(run_dir: Path, records: list[dict], games: int) -> None:
     first, second = records
     assert first["status"] == second["status"] == "finished"
-    assert first["games"] == second["games"] >= 400
+    assert first["games"] == second["games"] >= games
     assert len(first["digests"]) >= 5
     assert first["digests"] == second["digests"]
-    content = read(tmp_path / "run" / "checkpoints" / "last.pt")
+    content = read(run_dir / "checkpoints" / "last.pt")
     assert len(content["training"]["other_ranks"]) == 1  # rank 1's games are kept too
     assert content["games_trained"] == first["games"]
 
 
-def test_one_process_trains_run_after_run_in_its_one_process_group(tmp_path):
+def test_two_gloo_ranks_hold_identical_weights_and_optimizers_after_every_update(three_runs):
+    run_dir, records = three_runs
+    check_identical_ranks(run_dir / "run-3", records, 128)
+
+
+@pytest.mark.slow  # a long check: python -m pytest -m slow
+def test_two_gloo_ranks_stay_identical_over_a_longer_run_alone_in_its_process(tmp_path):
+    check_identical_ranks(tmp_path / "run", torchrun(tmp_path / "run", 400), 400)
+
+
+def test_one_process_trains_run_after_run_in_its_one_process_group(three_runs):
     # A process group destroyed and made again in one process (as each run once did) could
     # wait forever in its first collective; the group now lives as long as the process.
-    records = torchrun(tmp_path / "run", 64, runs=3)
+    run_dir, records = three_runs
     for record in records:
         assert record["statuses"] == ["finished"] * 3
     assert records[0]["digests"] == records[1]["digests"]
     for number in (1, 2, 3):
-        assert (tmp_path / "run" / f"run-{number}" / "checkpoints" / "last.pt").is_file()
+        assert (run_dir / f"run-{number}" / "checkpoints" / "last.pt").is_file()
 
 
 @pytest.mark.slow  # a long check: python -m pytest -m slow

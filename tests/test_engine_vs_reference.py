@@ -80,7 +80,7 @@ def self_play_sample(size: int, seed: int) -> Sample:
 @pytest.fixture(
     scope="module",
     params=[
-        pytest.param(2_000, id="2000"),
+        pytest.param(1_000, id="1000"),
         pytest.param(20_000, id="20000", marks=pytest.mark.slow),
     ],
 )

@@ -437,24 +437,31 @@ def test_evaluate_saves_every_game_the_same_whatever_the_workers(tmp_path):
 
 
 def test_evaluate_py_says_where_the_records_went(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "evaluate.py", "players=[offensive,random]", "games=2", "workers=1",
-         f"record_games={tmp_path / 'g'}", f"hydra.run.dir={tmp_path / 'run'}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    (tmp_path / "file").write_text("")
+    # The refusal side by side with the run: each start of evaluate.py takes seconds.
+    refusing = subprocess.Popen(
+        [sys.executable, "evaluate.py", "players=[offensive,random]", "games=2",
+         f"record_games={tmp_path / 'file'}", f"hydra.run.dir={tmp_path / 'run2'}"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    try:
+        done = subprocess.run(
+            [sys.executable, "evaluate.py", "players=[offensive,random]", "games=2", "workers=1",
+             f"record_games={tmp_path / 'g'}", f"hydra.run.dir={tmp_path / 'run'}"],
+            cwd=ROOT, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        _, refused = refusing.communicate(timeout=300)
+    finally:
+        if refusing.poll() is None:
+            refusing.kill()
+            refusing.wait()
     assert done.returncode == 0, done.stderr
     assert f"game records written under {tmp_path / 'g'}" in done.stdout
     assert len(list((tmp_path / "g").rglob("*.tapa"))) == 2
     results = json.loads((tmp_path / "run" / "results.json").read_text())
     assert results["config"]["record_games"] == str(tmp_path / "g")
-    (tmp_path / "file").write_text("")
-    done = subprocess.run(
-        [sys.executable, "evaluate.py", "players=[offensive,random]", "games=2",
-         f"record_games={tmp_path / 'file'}", f"hydra.run.dir={tmp_path / 'run2'}"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 2
-    assert done.stderr.splitlines() == [
+    assert refusing.returncode == 2
+    assert refused.splitlines() == [
         f"evaluate.py: error: record_games={tmp_path / 'file'}: {tmp_path / 'file'} is not a "
         "directory"
     ]

@@ -42,6 +42,11 @@ SCRIPTS = ROOT / "tests" / "scripts"
 REFERENCE_FILE = ROOT / DEFAULT_REFERENCE
 
 
+def sizes(default, slow) -> list:
+    """A size for the default run and a larger one for ``python -m pytest -m slow``."""
+    return [default, pytest.param(slow, marks=pytest.mark.slow)]
+
+
 @pytest.fixture(scope="module")
 def reference():
     return load_reference(REFERENCE_FILE)
@@ -95,9 +100,10 @@ def test_the_rolls_are_the_21_distinct_rolls_with_their_chances():
     assert (ROLLS[roll_index(dice)] == np.sort(dice, axis=1)).all()
 
 
-def test_the_luck_of_a_turn_averages_to_zero_over_the_rolls_in_every_position(reference):
-    positions = positions_of_play()
-    assert len(positions) > 150
+@pytest.mark.parametrize("games", sizes(8, 24))
+def test_the_luck_of_a_turn_averages_to_zero_over_the_rolls_in_every_position(reference, games):
+    positions = positions_of_play(games)
+    assert len(positions) == 8 * games  # every game at turns 0, 20, ..., 140
     repeated = np.repeat(positions, 21, axis=0)
     luck = turn_luck(reference, repeated, np.tile(ROLLS, (len(positions), 1))).reshape(-1, 21)
     assert np.allclose(luck @ ROLL_WEIGHTS, 0.0, atol=1e-9)
@@ -106,8 +112,9 @@ def test_the_luck_of_a_turn_averages_to_zero_over_the_rolls_in_every_position(re
     assert np.array_equal(swapped.reshape(-1, 21), luck)  # 6-5 is 5-6
 
 
-def test_batched_best_plays_equal_a_plain_loop(reference):
-    positions = positions_of_play(games=6, turns=120, every=20, seed=1)
+@pytest.mark.parametrize("games", sizes(2, 6))
+def test_batched_best_plays_equal_a_plain_loop(reference, games):
+    positions = positions_of_play(games=games, turns=120, every=20, seed=1)
     best = best_play_equities(reference, positions)
     for row, row_best in zip(positions, best):
         position = Position(row)
@@ -210,9 +217,10 @@ def test_without_a_reference_there_is_no_luck():
         results.adjusted_points()
 
 
-def test_the_adjusted_mean_agrees_with_the_plain_one_and_is_surer(reference):
+@pytest.mark.parametrize("games", sizes(60, 300))
+def test_the_adjusted_mean_agrees_with_the_plain_one_and_is_surer(reference, games):
     players = (load_player("offensive"), load_player("defensive"))
-    results = play_games(players, 300, seed=2, reference=reference)
+    results = play_games(players, games, seed=2, reference=reference)
     plain, (low, high) = mean_ci95(results.points, results.unit)
     adjusted, (adjusted_low, adjusted_high) = mean_ci95(results.adjusted_points(), results.unit)
     assert low <= adjusted <= high
@@ -319,6 +327,9 @@ def test_evaluate_without_variance_reduction_reports_the_plain_result_alone(tmp_
     assert "luck_adjusted" not in results["pairings"][0]
 
 
+# A long check: the default run has the message from check_config (below) and evaluate.py's
+# one-line refusals of other settings (tests/test_players.py, tests/test_game_record.py).
+@pytest.mark.slow
 def test_evaluate_answers_a_bad_reference_in_one_line(tmp_path):
     done = run_evaluate(tmp_path, "variance_reduction=true", "reference=nowhere/bot.pt", "games=2")
     assert done.returncode == 2, done.stderr

@@ -298,17 +298,8 @@ def test_evaluate_refuses_a_variant_bot_under_the_default_rules_and_plays_it_und
 ):
     bot = hand_made_bot(tmp_path / "variant.pt", Rules(both_mothers_draw=False))
     common = [f"players=[{bot},random]", "games=4", "workers=1", "max_turns=200"]
-    refused = subprocess.run(
-        [sys.executable, "evaluate.py", *common, f"hydra.run.dir={tmp_path / 'a'}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert refused.returncode == 2
-    assert "trained under other rules (both_mothers_draw=False)" in refused.stderr
-    assert len(refused.stderr.strip().splitlines()) == 1
-    played = subprocess.run(
+    # The two runs side by side: each start of evaluate.py takes seconds, mostly on one core.
+    playing = subprocess.Popen(
         [
             sys.executable,
             "evaluate.py",
@@ -317,11 +308,27 @@ def test_evaluate_refuses_a_variant_bot_under_the_default_rules_and_plays_it_und
             f"hydra.run.dir={tmp_path / 'b'}",
         ],
         cwd=ROOT,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=300,
     )
-    assert played.returncode == 0, played.stderr
+    try:
+        refused = subprocess.run(
+            [sys.executable, "evaluate.py", *common, f"hydra.run.dir={tmp_path / 'a'}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        _, played_errors = playing.communicate(timeout=300)
+    finally:
+        if playing.poll() is None:
+            playing.kill()
+            playing.wait()
+    assert refused.returncode == 2
+    assert "trained under other rules (both_mothers_draw=False)" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert playing.returncode == 0, played_errors
     results = json.loads((tmp_path / "b" / "results.json").read_text())
     assert results["config"]["rules"]["both_mothers_draw"] is False
     assert results["pairings"][0]["games"] == 4

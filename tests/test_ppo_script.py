@@ -70,6 +70,9 @@ def test_train_agent_ppo_writes_a_run_directory(trained):
     assert row["games_trained"] >= 24 and 0 <= row["random"]["win_rate"] <= 1
 
 
+# A long check: the default run has it in process (tests/test_ppo.py) and through train.py
+# for TD (tests/test_train_script.py).
+@pytest.mark.slow
 def test_the_same_command_finds_the_finished_run(trained):
     done = run("train.py", f"hydra.run.dir={trained}", *TINY)
     assert done.returncode == 0, done.stderr
@@ -82,12 +85,14 @@ def test_resuming_with_settings_that_change_learning_is_refused(trained):
     assert "Traceback" not in done.stderr
 
 
+# Each refusal loads the training code first, which takes seconds: the default run leaves
+# out two whose messages tests/test_ppo.py checks without train.py (-m slow runs them).
 @pytest.mark.parametrize(
     "override, message",
     [
         ("learner.clip_coef=0", "learner.clip_coef"),
-        ("agent.activation=sigmoid", "agent.activation"),
-        ("learner.opponent=nobody", "learner.opponent"),
+        pytest.param("agent.activation=sigmoid", "agent.activation", marks=pytest.mark.slow),
+        pytest.param("learner.opponent=nobody", "learner.opponent", marks=pytest.mark.slow),
         ("device=cuda", "device"),
     ],
 )

@@ -32,9 +32,11 @@ except ImportError:  # tests/ imported as a package
     from tests.invariants import opponent_side, position_problems
 
 # 2,000 games in blocks of 100, each block from its own seed, so that a failing block can be
-# rerun alone. They take about 25 s of CPU, so they all stay in the default run.
+# rerun alone. The default run plays the first 5 blocks (500 games); the other 15 are a long
+# check (python -m pytest -m slow).
 GAMES_PER_BLOCK = 100
 BLOCKS = 20
+DEFAULT_BLOCKS = 5
 TURN_CAP = 1000  # random games last about 70 turns and at most about 150
 
 
@@ -95,7 +97,13 @@ def check_results(ends: tuple[GameEnd, ...]) -> None:
         assert winner in {0, 1}, f"the side that made the last move lost: {end}"
 
 
-@pytest.mark.parametrize("block", range(BLOCKS), ids=lambda b: f"seed {b}")
+def block_param(block: int):
+    """One block as a test: the first ``DEFAULT_BLOCKS`` in the default run, the rest slow."""
+    marks = [pytest.mark.slow] if block >= DEFAULT_BLOCKS else []
+    return pytest.param(block, id=f"seed {block}", marks=marks)
+
+
+@pytest.mark.parametrize("block", [block_param(block) for block in range(BLOCKS)])
 def test_random_games_keep_the_invariants_and_end(block):
     check_results(play_block(block))
 

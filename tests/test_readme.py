@@ -7,12 +7,14 @@ ones this test environment was made with (CI runs the README's test command itse
 that holds the repository's entry scripts, configs, checkpoints and page, so that what the
 commands write (``runs/``, ``games/``) lands there. A command that would run for long (a
 training run, a server) runs until it has shown that it works, then is stopped as a user
-would stop it (Ctrl-C). A README command this test does not know fails it: add it to
-:data:`CHECKS`.
+would stop it (Ctrl-C). The training runs, which write one run directory each, run side by
+side with the other steps; the steps that read ``runs/`` come after them, side by side. A
+README command this test does not know fails it: add it to :data:`CHECKS`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -21,6 +23,7 @@ import subprocess
 import threading
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -103,9 +106,22 @@ def run(step: str, folder: Path, stdin: str = "", timeout: float = 300):
     )
 
 
+@contextlib.contextmanager
+def ctrl_c_reaches_the_commands():
+    """While it lasts, the commands started take Ctrl-C (SIGINT) as a user's would, even when
+    the tests run as a background job, whose shell starts its commands with SIGINT ignored:
+    a signal this process handles is back to its default action in a program it starts."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_then_stop(step: str, folder: Path, ready, limit: float = 240) -> tuple[int, str]:
     """Start ``step``, wait until ``ready(output so far)`` or ``limit`` seconds, press Ctrl-C
-    (SIGINT), and return its exit status and all it printed."""
+    (SIGINT), and return its exit status and all it printed. Called within
+    :func:`ctrl_c_reaches_the_commands`."""
     process = subprocess.Popen(
         shlex.split(step),
         cwd=folder,
@@ -113,9 +129,6 @@ def run_then_stop(step: str, folder: Path, ready, limit: float = 240) -> tuple[i
         stderr=subprocess.STDOUT,
         text=True,
         env=environment(),
-        # Ctrl-C reaches it even when the tests run as a background job, whose shell starts
-        # its commands with SIGINT ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     output: list[str] = []
     reader = threading.Thread(target=lambda: output.extend(iter(process.stdout.readline, "")))
@@ -252,9 +265,28 @@ def test_the_set_up_commands_are_the_two_documented_ones():
     assert tests in commands
 
 
+def reads_runs(step: str) -> bool:
+    """Whether ``step`` reads what the training runs write (``runs/``)."""
+    return "runs" in re.split(r"[\s=\[\],/]+", step)
+
+
 def test_every_readme_command_runs_as_written(scratch):
-    for step in project_steps():
-        CHECKS[step](step, scratch)
+    steps = project_steps()
+    trainings = [step for step in steps if CHECKS[step] is check_training]
+    after_them = [step for step in steps if reads_runs(step)]
+    assert trainings and after_them and not set(trainings) & set(after_them)
+    with ctrl_c_reaches_the_commands():
+        with ThreadPoolExecutor(len(trainings)) as pool:
+            started = [pool.submit(check_training, step, scratch) for step in trainings]
+            for step in steps:
+                if step not in trainings and step not in after_them:
+                    CHECKS[step](step, scratch)
+            for training in started:
+                training.result()
+        with ThreadPoolExecutor(len(after_them)) as pool:
+            started = [pool.submit(CHECKS[step], step, scratch) for step in after_them]
+            for later in started:
+                later.result()
 
 
 def test_the_readmes_boards_of_the_three_games_are_the_engines():

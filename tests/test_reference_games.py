@@ -2,9 +2,9 @@
 
 tests/reference_tabla.py and tests/reference_gulbara.py are written from the T and G rules
 of docs/rules.md; here they meet small positions worked out by hand, one or more for each
-rule and each rules flag, and then 200 random games of each game played to the end while
-the invariants of the positions are checked along the way (every afterstate played, and
-every afterstate of every tenth decision).
+rule and each rules flag, and then random games of each game played to the end while the
+invariants of the positions are checked along the way (every afterstate played, and every
+afterstate of every tenth decision): 40 of each in the default run, 200 under -m slow.
 """
 
 from __future__ import annotations
@@ -540,7 +540,8 @@ def test_G9_outcome():
 
 # --- Random games ------------------------------------------------------------------------
 
-GAMES = 200
+GAMES = 40  # random games of each game in the default run; the first of GAMES_SLOW
+GAMES_SLOW = 200  # under python -m pytest -m slow
 MAX_DECISIONS = 5000  # far beyond any real game: a game that goes on is a bug
 
 
@@ -596,10 +597,11 @@ def play_tabla_game(rng: random.Random, rules: dict) -> tuple[int, tuple[int, in
     raise AssertionError("the game did not end")
 
 
-def test_random_tabla_games():
+@pytest.mark.parametrize("games", [GAMES, pytest.param(GAMES_SLOW, marks=pytest.mark.slow)])
+def test_random_tabla_games(games):
     rng = random.Random(20240601)
     scores = set()
-    for game in range(GAMES):
+    for game in range(games):
         rules = {"backgammon_triple": game % 2 == 1}
         _, result = play_tabla_game(rng, rules)
         assert result[1] in ((1, 2, 3) if rules["backgammon_triple"] else (1, 2))
@@ -659,10 +661,11 @@ def play_gulbara_game(rng: random.Random, rules: dict) -> tuple[int, tuple[int, 
     raise AssertionError("the game did not end")
 
 
-def test_random_gulbara_games():
+@pytest.mark.parametrize("games", [GAMES, pytest.param(GAMES_SLOW, marks=pytest.mark.slow)])
+def test_random_gulbara_games(games):
     rng = random.Random(20240602)
     scores = set()
-    for game in range(GAMES):
+    for game in range(games):
         # Every combination of the three flags, in turn.
         rules = {flag: bool(game >> i & 1) for i, flag in enumerate(GULBARA_FLAGS)}
         _, result = play_gulbara_game(rng, rules)

@@ -42,6 +42,11 @@ GULBARA_RULES = [
 TABLA_RULES = [TablaRules(), TablaRules(backgammon_triple=True)]
 
 
+def sizes(default, slow) -> list:
+    """A size for the default run and a larger one for ``python -m pytest -m slow``."""
+    return [default, pytest.param(slow, marks=pytest.mark.slow)]
+
+
 def flags(rules) -> dict:
     return {name: getattr(rules, name) for name in vars(rules)}
 
@@ -128,28 +133,33 @@ def climb_dice(rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return dice
 
 
+@pytest.mark.parametrize("count", sizes(800, 2500))
 @pytest.mark.parametrize("rules", TABLA_RULES, ids=["default", "backgammon_triple"])
-def test_tabla_self_play_positions_play_as_the_reference(rules):
+def test_tabla_self_play_positions_play_as_the_reference(rules, count):
     rows, dice = self_play_rows(rules, games=30, seed=1)
-    pick = np.random.default_rng(1).permutation(len(rows))[:2500]
-    assert assert_as_reference(rows[pick], dice[pick], rules) == min(2500, len(rows))
+    pick = np.random.default_rng(1).permutation(len(rows))[:count]
+    assert assert_as_reference(rows[pick], dice[pick], rules) == min(count, len(rows))
 
 
-def test_tabla_every_roll_on_random_boards_plays_as_the_reference():
+@pytest.mark.parametrize("count", sizes(50, 150))
+def test_tabla_every_roll_on_random_boards_plays_as_the_reference(count):
     rows = random_boards("tabla", 150, seed=2)
     assert (rows[:, 48] > 0).sum() > 20 and (rows[:, 6:24].sum(axis=1) == 0).sum() > 20
-    assert assert_as_reference(*every_roll(rows, "tabla"), TablaRules()) == 150 * 21
+    rows = rows[:count]  # the first boards of the same 150
+    assert (rows[:, 48] > 0).any() and (rows[:, 6:24].sum(axis=1) == 0).any()
+    assert assert_as_reference(*every_roll(rows, "tabla"), TablaRules()) == count * 21
 
 
 @pytest.mark.parametrize(
     "rules", GULBARA_RULES, ids=["+".join(k for k, v in flags(r).items() if v) or "none"
                                  for r in GULBARA_RULES]
 )  # fmt: skip
-def test_gulbara_self_play_positions_play_as_the_reference(rules):
+@pytest.mark.parametrize("count", sizes(200, 500))
+def test_gulbara_self_play_positions_play_as_the_reference(rules, count):
     rows, dice = self_play_rows(rules, games=10, seed=3)
-    pick = np.random.default_rng(3).permutation(len(rows))[:500]
+    pick = np.random.default_rng(3).permutation(len(rows))[:count]
     assert (rows[pick, CLIMB] > 0).any()  # climbs are among them
-    assert assert_as_reference(rows[pick], dice[pick], rules) == min(500, len(rows))
+    assert assert_as_reference(rows[pick], dice[pick], rules) == min(count, len(rows))
 
 
 @pytest.mark.parametrize(
@@ -158,11 +168,15 @@ def test_gulbara_self_play_positions_play_as_the_reference(rules):
      GulbaraRules(six_prime_needs_checker_ahead=True)],
     ids=["default", "unplayable_lost", "walls"],
 )  # fmt: skip
-def test_gulbara_random_boards_play_as_the_reference(rules):
+@pytest.mark.parametrize("size", sizes((150, 20), (400, 60)), ids=["150", "400"])
+def test_gulbara_random_boards_play_as_the_reference(rules, size):
+    count, rolled = size  # boards with their dice, boards with every roll
     rows = random_boards("gulbara", 400, seed=4)
-    rng = np.random.default_rng(4)
-    assert assert_as_reference(rows, climb_dice(rows, rng), rules) == 400
-    assert assert_as_reference(*every_roll(rows[:60], "gulbara"), rules) > 0
+    dice = climb_dice(rows, np.random.default_rng(4))
+    rows, dice = rows[:count], dice[:count]  # the first boards of the same 400
+    assert (rows[:, CLIMB] > 0).any()
+    assert assert_as_reference(rows, dice, rules) == count
+    assert assert_as_reference(*every_roll(rows[:rolled], "gulbara"), rules) > 0
 
 
 GOLDEN = [

@@ -40,11 +40,36 @@ def python(script: str, *arguments: str, cwd: Path = ROOT) -> subprocess.Complet
     )  # fmt: skip
 
 
-@pytest.fixture(scope="module", params=["tabla", "gulbara"])
-def trained(request, tmp_path_factory) -> tuple[str, Path]:
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, tuple[Path, subprocess.CompletedProcess]]:
+    """A short train.py run of each game, the two side by side (a start of train.py takes
+    seconds, mostly on one core): ``{game: (run_dir, what train.py did)}``."""
+    started = {}
+    for game in ("tabla", "gulbara"):
+        run_dir = tmp_path_factory.mktemp(game) / "run"
+        arguments = [f"game={game}", f"hydra.run.dir={run_dir}", *TINY]
+        started[game] = run_dir, subprocess.Popen(
+            [sys.executable, str(ROOT / "train.py"), *arguments],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+    finished = {}
+    try:
+        for game, (run_dir, process) in started.items():
+            stdout, stderr = process.communicate(timeout=600)
+            done = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+            finished[game] = run_dir, done
+    finally:
+        for _, process in started.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return finished
+
+
+@pytest.fixture(params=["tabla", "gulbara"])
+def trained(request, runs) -> tuple[str, Path]:
     game = request.param
-    run_dir = tmp_path_factory.mktemp(game) / "run"
-    done = python("train.py", f"game={game}", f"hydra.run.dir={run_dir}", *TINY)
+    run_dir, done = runs[game]
     assert done.returncode == 0, done.stderr[-3000:]
     opponents = {"tabla": "vs pubeval", "gulbara": "vs blocker"}[game]
     assert opponents in done.stdout and "offensive" not in done.stdout  # the game's own

@@ -64,12 +64,23 @@ def test_every_setting_in_the_config_file_has_a_comment():
                 assert lines[index - 1].strip().startswith("#"), f"no comment above {line!r}"
 
 
+# A refusal after the settings are read loads the training code first, which takes seconds:
+# the default run refuses one such setting through train.py; the others' messages are checked
+# without it (tests/test_training.py) and through it under -m slow.
 @pytest.mark.parametrize(
     ("override", "message"),
     [
         ("total_games=-5", "train.py: error: total_games must be a positive integer, got -5"),
-        ("eval_opponents=[nobody]", "train.py: error: eval_opponents: unknown player 'nobody'"),
-        ("agent.hidden=[80,0]", "train.py: error: agent: hidden must be a positive width"),
+        pytest.param(
+            "eval_opponents=[nobody]",
+            "train.py: error: eval_opponents: unknown player 'nobody'",
+            marks=pytest.mark.slow,
+        ),
+        pytest.param(
+            "agent.hidden=[80,0]",
+            "train.py: error: agent: hidden must be a positive width",
+            marks=pytest.mark.slow,
+        ),
         ("learner.lr=fast", "learner.lr"),
         ("no_such_setting=1", "no_such_setting"),
     ],
@@ -102,10 +113,9 @@ def test_a_run_directory_holds_config_events_checkpoints_and_the_curve(tmp_path)
     assert {"eval/random/win_rate", "eval/previous/ppg"} <= tags
     assert "config/text_summary" in events.Tags()["tensors"]
 
-    again = run_train(run_dir, *TINY)
-    assert again.returncode == 0 and "already trained" in again.stdout
-
-    evaluate = subprocess.run(
+    # evaluate.py plays the checkpoint while the same command starts again on the finished run
+    # (each start takes seconds, mostly on one core).
+    evaluate = subprocess.Popen(
         [
             sys.executable,
             "evaluate.py",
@@ -115,11 +125,19 @@ def test_a_run_directory_holds_config_events_checkpoints_and_the_curve(tmp_path)
             f"hydra.run.dir={tmp_path / 'evaluate'}",
         ],
         cwd=ROOT,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=300,
     )
-    assert evaluate.returncode == 0, evaluate.stderr
+    try:
+        again = run_train(run_dir, *TINY)
+        assert again.returncode == 0 and "already trained" in again.stdout
+        _, evaluate_errors = evaluate.communicate(timeout=300)
+    finally:
+        if evaluate.poll() is None:
+            evaluate.kill()
+            evaluate.wait()
+    assert evaluate.returncode == 0, evaluate_errors
     results = json.loads((tmp_path / "evaluate" / "results.json").read_text())
     pairing = results["pairings"][0]
     assert pairing["players"] == [f"{run_dir}/checkpoints/last.pt", "random"]
@@ -157,6 +175,9 @@ def test_kill_9_loses_only_the_games_since_the_checkpoint(tmp_path):
         assert torch.equal(a["weights"][key], b["weights"][key])
 
 
+# A long check: the default run stops runs by SIGTERM in process (tests/test_resume_logs.py)
+# and train.py by Ctrl-C, which says how to resume (tests/test_readme.py).
+@pytest.mark.slow
 def test_sigterm_writes_a_checkpoint_and_says_how_to_resume(tmp_path):
     overrides = [*TINY, "total_games=100000", "checkpoint_every=100", "eval_every=0"]
     last = tmp_path / "run" / "checkpoints" / "last.pt"

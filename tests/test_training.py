@@ -45,6 +45,11 @@ def tiny(**overrides) -> TDConfig:
     return TDConfig(**settings)
 
 
+def sizes(default, slow) -> list:
+    """A size for the default run and a larger one for ``python -m pytest -m slow``."""
+    return [default, pytest.param(slow, marks=pytest.mark.slow)]
+
+
 class Recorder:
     """A logger that keeps what it is given."""
 
@@ -128,10 +133,11 @@ def test_the_run_logs_what_tensorboard_shows_and_evaluates(tmp_path):
     assert (tmp_path / "run" / "checkpoints" / "bot.pt").exists()
 
 
-def test_the_same_seed_gives_the_same_weights_and_another_seed_does_not(tmp_path):
-    first = train(tiny(), tmp_path / "a")
-    second = train(tiny(), tmp_path / "b")
-    third = train(tiny(seed=1), tmp_path / "c")
+@pytest.mark.parametrize("games", sizes(100, 300))
+def test_the_same_seed_gives_the_same_weights_and_another_seed_does_not(tmp_path, games):
+    first = train(tiny(total_games=games), tmp_path / "a")
+    second = train(tiny(total_games=games), tmp_path / "b")
+    third = train(tiny(total_games=games, seed=1), tmp_path / "c")
     assert_same_weights(weights(first.checkpoint), weights(second.checkpoint))
     a, c = weights(first.checkpoint), weights(third.checkpoint)
     assert not torch.equal(a["layers.0.weight"], c["layers.0.weight"])
@@ -146,12 +152,15 @@ class StopAtFirstLog(Recorder):
             os.kill(os.getpid(), signal.SIGINT)
 
 
-def test_a_run_stopped_by_a_signal_resumes_to_the_same_weights(tmp_path):
-    config = tiny(total_games=500, eval_every=200, log_every=150)
+@pytest.mark.parametrize("games", sizes(250, 500))
+def test_a_run_stopped_by_a_signal_resumes_to_the_same_weights(tmp_path, games):
+    # Evaluated twice on the way, stopped at the first log, some way before the end.
+    config = tiny(total_games=games, eval_every=games * 2 // 5, log_every=games * 3 // 10)
     straight = train(config, tmp_path / "straight")
     handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
     stopped = train(config, tmp_path / "stopped", StopAtFirstLog())
-    assert stopped.status == "interrupted" and 150 <= stopped.games < 500
+    assert stopped.status == "interrupted"
+    assert config.log_every <= stopped.games < config.total_games
     # the handlers this process had before (SIGINT is ignored in a background job) are back
     assert {number: signal.getsignal(number) for number in handlers} == handlers
     recorder = Recorder()
@@ -242,6 +251,7 @@ def test_every_bad_setting_is_named(change, names):
     ("agent", "names"),
     [
         (dict(hidden=0), "hidden"),
+        (dict(hidden=[80, 0]), "agent: hidden must be a positive width"),
         (dict(hidden=[80, "x"]), "hidden"),
         (dict(encoding="morse"), "encoding"),
         (dict(activation="gelu"), "activation"),
