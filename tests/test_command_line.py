@@ -173,7 +173,11 @@ def one_line_error(result: subprocess.CompletedProcess, script: str) -> str:
         ("evaluate.py", ["players=random"], "players must be a list in brackets"),
         ("export.py", ["onnx=maybe"], "onnx must be true or false, got 'maybe'"),
         ("play.py", ["match=abc"], "match must be an integer, got 'abc'"),
-        ("play.py", ["oponent=random"], "unknown setting 'oponent': did you mean opponent?"),
+        (
+            "play.py",
+            ["oponent=random"],
+            "unknown setting 'oponent': did you mean opponent or match_opponent?",
+        ),
     ],
 )
 def test_a_setting_hydra_cannot_apply_is_one_line_naming_it(script, overrides, message):
