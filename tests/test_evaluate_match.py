@@ -4,28 +4,17 @@ and the settings a match refuses."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_evaluate import run_evaluate
 
 from agents.errors import ConfigError, MatchError
 from agents.evaluation.tournament import TournamentConfig
 from agents.match.tournament import check_match_config, match_round_robin
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_evaluate(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "evaluate.py", f"hydra.run.dir={tmp_path / 'run'}", *overrides],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 def test_evaluate_plays_whole_tabla_matches_and_reports_match_wins(tmp_path):

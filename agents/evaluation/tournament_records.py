@@ -61,6 +61,15 @@ class TurnLog:
         return turns
 
 
+def starter_note(record: GameRecord, starter: str) -> str:
+    """Why ``starter`` starts the record's next game, as the arena decided it: the winner of
+    the last game, or the arena's own choice (the first game, or after a draw)."""
+    last = record.games[-1].result if record.games else None
+    if last is not None and last.winner == starter:
+        return f"won game {len(record.games)}"
+    return "set by the arena"
+
+
 def arena_result(points: int, kind: int, game: str) -> Result:
     """A game's result from the first player's (``O``'s) net points and its kind (an index
     into the arena's :data:`~agents.evaluation.arena.KINDS`), named as ``game`` names it."""
@@ -96,11 +105,7 @@ def arena_records(
         count = int(results.turns[index])
         used[series] = first + count
         starter = SIDES[int(results.starter[index])]
-        last = record.games[-1].result if record.games else None
-        note = "set by the arena"
-        if last is not None and last.winner == starter:
-            note = f"won game {len(record.games)}"
-        game = RecordedGame(starter, note, score=record.score())
+        game = RecordedGame(starter, starter_note(record, starter), score=record.score())
         for mover, dice, row, afterstate in turns[series][first : first + count]:
             position = Position(row, rules.game)
             text = play_text(position, dice, Position(afterstate, rules.game), rules=rules)

@@ -27,7 +27,7 @@ from ..evaluation.game_record import (
     dice_from,
     write_record,
 )
-from ..evaluation.tournament_records import arena_result, pairing_directory
+from ..evaluation.tournament_records import arena_result, pairing_directory, starter_note
 from .arena import MatchResults
 
 
@@ -85,13 +85,11 @@ def match_records(
         count = int(results.turns[index])
         used[match] = first + count
         starter = SIDES[int(results.starter[index])]
-        last = record.games[-1].result if record.games else None
-        note = "set by the arena"
-        if last is not None and last.winner == starter:
-            note = f"won game {len(record.games)}"
-        score = tuple(int(s) for s in results.start[match]) if not record.games else record.score()
         played = RecordedGame(
-            starter, note, score=score, rules=None if rules == first_rules else rules
+            starter,
+            starter_note(record, starter),
+            score=record.score(),
+            rules=None if rules == first_rules else rules,
         )
         for _, mover, dice, row, afterstate in turns[match][first : first + count]:
             position = Position(row, game)
