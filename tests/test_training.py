@@ -408,6 +408,47 @@ def test_start_from_a_network_of_another_shape_is_one_line(tmp_path):
         train(config, tmp_path / "c")
 
 
+def test_keep_games_goes_on_from_the_checkpoints_games(tmp_path):
+    """agent.keep_games: a run started from a checkpoint counts its games as played, so
+    that total_games and the schedule go on from there (a recipe finished from a shipped
+    checkpoint)."""
+    first = train(tiny(total_games=200), tmp_path / "a")
+    assert read(first.checkpoint)["games_trained"] == first.games
+    config = tiny(seed=5, total_games=first.games + 100, eval_every=50)
+    config.agent.start_from = str(first.checkpoint)
+    config.agent.keep_games = True
+    second = train(config, tmp_path / "b")
+    content = read(second.checkpoint)
+    assert first.games + 100 <= content["games_trained"] < first.games + 200
+    assert content["turns_trained"] > read(first.checkpoint)["turns_trained"]
+    history = [json.loads(line) for line in (tmp_path / "b" / "evaluations.jsonl").open()]
+    assert history[0]["games_trained"] == first.games  # the curve starts where it left off
+    without = tiny(seed=5, total_games=100)
+    without.agent.keep_games = True
+    with pytest.raises(ConfigError, match="agent.keep_games=true .*agent.start_from"):
+        train(without, tmp_path / "c")
+
+
+def test_a_lower_checkpoint_every_on_resume_takes_effect_at_once(tmp_path, monkeypatch):
+    """A run resumed with a lower checkpoint_every checkpoints by the new schedule, not at
+    the old schedule's next checkpoint."""
+    import agents.td.training as training
+
+    run = tmp_path / "run"
+    train(tiny(total_games=200, checkpoint_every=10_000), run)
+    written = []
+    real = training.SelfPlayRun.checkpoint
+
+    def counting(self, evaluations):
+        written.append(self.counters.games)
+        return real(self, evaluations)
+
+    monkeypatch.setattr(training.SelfPlayRun, "checkpoint", counting)
+    train(tiny(total_games=600, checkpoint_every=100), run)
+    assert len(written) >= 3, written  # every 100 games, not only at the end
+    assert written[0] < 400
+
+
 def test_a_wider_network_starts_computing_what_the_narrower_one_computed(tmp_path, monkeypatch):
     first = train(tiny(), tmp_path / "a")
     started = starting_network(monkeypatch)

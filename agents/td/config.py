@@ -40,6 +40,11 @@ class AgentConfig:
     checkpoint's: its units come first and the new ones start with no say in the outputs,
     so the run starts from the same play with room to learn more. A resumed run continues
     from its own checkpoint."""
+    keep_games: bool = False
+    """With start_from: count the checkpoint's games as played, so that total_games, the
+    learning-rate schedule, the evaluations and the curve go on from its games_trained
+    instead of 0 (to finish a recipe whose run directory is gone from a shipped
+    checkpoint; its optimizer state starts afresh)."""
 
 
 @dataclass
@@ -96,6 +101,14 @@ def check_config(config: TDConfig) -> None:
     need(
         agent.start_from is None or isinstance(agent.start_from, str),
         f"agent.start_from must be the path of a TD checkpoint, got {agent.start_from!r}",
+    )
+    need(
+        isinstance(agent.keep_games, bool),
+        f"agent.keep_games must be true or false, got {agent.keep_games!r}",
+    )
+    need(
+        not agent.keep_games or agent.start_from is not None,
+        "agent.keep_games=true counts the games of agent.start_from; name that checkpoint too",
     )
     need(
         isinstance(learner.bearoff, bool),

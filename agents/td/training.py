@@ -165,6 +165,16 @@ class Window:
     started: float = field(default_factory=time.perf_counter)
 
 
+def scheduled(counters: Counters, config: TDConfig) -> Counters:
+    """``counters`` with the next log, evaluation and checkpoint set by ``config``'s
+    schedules from its games (never 0: only at the end)."""
+    games = counters.games
+    counters.next_log = next_multiple(games, config.log_every) if config.log_every else 0
+    counters.next_eval = next_multiple(games, config.eval_every or config.total_games)
+    counters.next_checkpoint = next_multiple(games, config.checkpoint_every or config.total_games)
+    return counters
+
+
 _SHARED = ("optimizer", "torch_rng", "counters", "evaluations", "previous")
 """The parts of a checkpoint's training state that every rank shares."""
 _SHARE = ("rng", "env", "trajectories", "pool")
@@ -219,11 +229,7 @@ class SelfPlayRun(Run):
         )
         self.trajectories = Trajectories(config.parallel_games)
         self.pool = SamplePool(config.learner.round_samples, config.learner.batch_size)
-        self.counters = Counters(
-            next_log=config.log_every,
-            next_eval=config.eval_every or config.total_games,
-            next_checkpoint=config.checkpoint_every or config.total_games,
-        )
+        self.counters = scheduled(Counters(), config)
         self.saved_evaluations: list[dict] = []  # the checkpoint's
         self.previous_weights: dict | None = None  # the previous evaluation's network
 
@@ -259,7 +265,10 @@ class SelfPlayRun(Run):
         self.network.load_state_dict(shared["weights"])
         self.optimizer.load_state_dict(shared["optimizer"])
         torch.set_rng_state(shared["torch_rng"])
-        self.counters = Counters(**{k: int(v) for k, v in shared["counters"].items()})
+        # The log, evaluation and checkpoint schedules follow this sitting's settings (a
+        # lower checkpoint_every takes effect at once); unchanged settings give the same.
+        saved = Counters(**{k: int(v) for k, v in shared["counters"].items()})
+        self.counters = scheduled(saved, self.config)
         self.saved_evaluations = list(shared["evaluations"])
         self.previous_weights = shared["previous"]
         self.rng.bit_generator.state = share["rng"]
@@ -288,6 +297,9 @@ class SelfPlayRun(Run):
         names the file and what differs otherwise."""
         path = Path(self.config.agent.start_from)
         content = checkpoint.read(path)
+        if self.config.agent.keep_games:
+            games, turns = int(content["games_trained"]), int(content["turns_trained"])
+            self.counters = scheduled(Counters(games=games, turns=turns), self.config)
         theirs, ours = checkpoint.shape_of(content), self.network.shape
         if theirs == ours:
             return content["weights"]
