@@ -577,6 +577,24 @@ def test_the_settings_a_seed_the_levels_and_wrong_values(browser, site):
             page.close()
 
 
+def test_wrong_settings_stay_in_sight_until_you_act_when_the_bot_moves_first(browser, site):
+    """The bot's first play does not wipe away the line naming the URL's ignored settings: it
+    is there on your first turn, and goes once you act on the board."""
+    page = Page(browser, site, "?game=tavla&match=99&first=bot&delay=0&level=1ply", PHONE)
+    try:
+        assert page.wait("your-turn", timeout=BOT_REPLY_MS) == "your-turn"
+        assert re.search(r"^Bot \d-\d: ", page.log(), re.M), page.log()
+        message = page.message()
+        assert "game must be one of tapa, tabla, gulbara, got 'tavla'" in message, message
+        assert "match must be a whole number from 0 to 15, got '99'" in message, message
+        assert page.score() == "A single game" and page.board()["key"] != START_KEY
+        page.tap(max(page.movable()))
+        assert page.lit() and page.message() == ""
+        assert page.errors == []
+    finally:
+        page.close()
+
+
 def test_the_match_rules_of_the_page(browser, site):
     """R2's opening throw, R8-R10's points and R11's score, in the page's own module."""
     page = Page(browser, site, "?first=you", DESKTOP)

@@ -6,23 +6,47 @@ checker with a gold ring, or the bar, then the farthest lit point), each complet
 checked to be one of ``legalPlays``; Tabla's bar (a hit checker comes back in from it) and
 Gulbara's climbing doubles (each double of a climb a turn of its own, the next double shown)
 seen on the way; the game chooser switching games, asking before it drops a game in
-progress; a Tabla game kept over a reload. Screenshots of each board mid-game go to a
-temporary folder, or to the folder named by TAPA_SCREENSHOTS (docs/screenshots for the
-README's).
+progress; a Tabla game kept over a reload. Some tests begin at a given position, put back
+as the saved game the page offers on a reload (``resume_at``): a landing circle over the
+dice tapped, and a turn with no legal play in each game. Tabla's and Gulbara's levels show
+the win rates of docs/web.md. Screenshots of each board mid-game go to a temporary folder,
+or to the folder named by TAPA_SCREENSHOTS (docs/screenshots for the README's).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-from test_web_page import DESKTOP, OVER, PHONE, Page
+from test_web_page import DESKTOP, OVER, PHONE, SAVE_KEY, Page
 
 ROOT = Path(__file__).resolve().parents[1]
 TAPA_START = "24:15|1:15|"
 TABLA_START = "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0"
 GULBARA_START = "gulbara/24:15|12:15|own,0,0,0,0,0"
 BAR = 25
+
+
+def resume_at(page: Page, key: str, roll: list[int]) -> None:
+    """Puts your turn at the position ``key`` (your view, a key of any game) with ``roll``, as
+    a reload offers back a saved game: the record the page wrote, with that position and roll
+    at a 1-ply level and an empty log, and Continue."""
+    saved = json.loads(page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')"))
+    position = page.page.evaluate(
+        "async (key) => (await import('./js/games.js')).positionFromKey(key)", key
+    )
+    record = {name: saved[name] for name in ("version", "seed", "dice")}
+    record.update(level="1ply", match=0, games=[], phase="your-turn", position=position)
+    record.update(roll=roll, plays=1, news="", moved=[], thrown=None, log=[])
+    if "game" in position:
+        record["game"] = position["game"]
+    page.page.evaluate(f"(value) => localStorage.setItem('{SAVE_KEY}', value)", json.dumps(record))
+    page.reload()
+    page.answer("yes")
+    assert page.wait("your-turn", timeout=10_000) == "your-turn"
+    # The checkers as given (a Gulbara pass shows its turn state after the pass at once).
+    assert page.board()["key"].split("|")[:2] == key.split("|")[:2]
 
 
 def movable_of(board: dict) -> list[int]:
@@ -238,6 +262,112 @@ def test_a_game_of_tabla_is_kept_over_a_reload_and_the_url_chooses_the_game(brow
             assert wrong.board()["key"] == TAPA_START
         finally:
             wrong.close()
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+# ?game=tabla&seed=1&first=you after 13/8/3 8/3(2) and 8/3 6/3 (the bot at 2-ply between),
+# the 3-3 to play: five of yours on 3, so a checker going there lands in the middle strip.
+FULL_THREE = "tabla/3:5,6:4,13:4,24:2|1:2,12:3,17:3,18:1,19:4,20:2|0,0"
+LANDING_ON_THREE = '#board .landing[data-point="3"], #board [data-point="3"] .landing'
+
+
+def test_a_landing_in_the_middle_strip_is_tapped_there_over_the_dice(browser, site):
+    """A full point's landing lies in the middle strip, where your dice are: a tap on it
+    moves the checker there (a double), and swaps no dice (two dice), at both sizes."""
+    for size in (DESKTOP, PHONE):
+        page = Page(browser, site, "?game=tabla&seed=1&first=you&delay=0", size)
+        try:
+            page.wait("your-turn", timeout=10_000)
+            for roll, dice in (([3, 3], [3, 3, 3, 3]), ([3, 1], [3, 1])):
+                resume_at(page, FULL_THREE, roll)
+                assert page.board()["dice"] == dice
+                page.tap(6)
+                assert 3 in page.lit()
+                box = page.page.locator(LANDING_ON_THREE).bounding_box()
+                x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+                under = [
+                    die.bounding_box()
+                    for die in page.page.locator('#board [data-dice="you"] .die').all()
+                ]
+                assert any(
+                    d["x"] <= x <= d["x"] + d["width"] and d["y"] <= y <= d["y"] + d["height"]
+                    for d in under
+                ), "no die lies under the landing"
+                if page.touch:
+                    page.page.touchscreen.tap(x, y)
+                else:
+                    page.page.mouse.click(x, y)
+                key = page.board()["key"]
+                assert key.startswith("tabla/3:6,6:3,13:4,24:2|"), (size, roll, key)
+                assert page.board()["dice"] == dice, "the dice were swapped"
+                assert page.message() == ""
+            assert page.errors == []
+        finally:
+            page.close()
+
+
+# Your turn with no legal play in each game: every entry point (Tapa's 18, Tabla's 19 from the
+# bar, Gulbara's 18) that a 6-6 reaches is the bot's.
+PASSES = {
+    "tapa": "24:15|1:13,18:2|",
+    "tabla": "tabla/6:5,8:3,13:5,24:1|1:2,12:5,17:3,19:5|1,0",
+    "gulbara": "gulbara/24:15|12:14,18:1|own,0,0,0,0,0",
+}
+
+
+def test_a_turn_with_no_legal_play_says_to_press_the_button_it_shows_in_every_game(browser, site):
+    page = Page(browser, site, "?seed=3&first=you&delay=0&level=1ply", PHONE)
+    try:
+        page.wait("your-turn", timeout=10_000)
+        for game, key in PASSES.items():
+            resume_at(page, key, [6, 6])
+            assert page.movable() == [], game
+            label = page.page.inner_text("#done")
+            assert label == "Pass" and page.done_enabled(), (game, label)
+            said = f"{page.message()} {page.page.inner_text('#status')}"
+            assert set(re.findall(r"[Pp]ress (\w+)", said)) == {label}, (game, said)
+            page.tap(24)  # a tap on a checker that cannot move says why, and what to press
+            assert set(re.findall(r"[Pp]ress (\w+)", page.message())) == {label}, game
+            page.press("#done")
+            assert page.wait("bot-turn", "your-turn", *OVER) in ("bot-turn", "your-turn")
+            assert page.log().splitlines()[0] == "You 6-6: pass", (game, page.log())
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+DOCS_WEB = ROOT / "docs" / "web.md"
+
+
+def test_tabla_and_gulbara_levels_show_the_strength_docs_web_md_gives(browser, site):
+    """Each level's note says how often it wins against its game's bots, the figures of
+    docs/web.md's table of Tabla's and Gulbara's levels, rounded."""
+    rows = re.findall(
+        r"^\| (Tabla|Gulbara) \| [^|]+ \| `(\w+)` \| [^|]+ \| "
+        r"wins ([\d.% /]+) against ([`\w /]+) \(",
+        DOCS_WEB.read_text(),
+        re.M,
+    )
+    assert len(rows) == 4, rows
+    page = Page(browser, site, "?game=tabla&first=you&delay=0", DESKTOP)
+    try:
+        for game in ("tabla", "gulbara"):
+            if game != "tabla":
+                page.page.select_option("#game", game)
+            assert page.wait("your-turn", timeout=10_000) == "your-turn"
+            for name, level, rates, bots in rows:
+                if name.lower() != game:
+                    continue
+                note = page.page.inner_text(f'#level-note li[data-level="{level}"]')
+                shown = re.search(r"wins ([\d% /]+) against the ([\w /]+) bots", note)
+                assert shown, (game, level, note)
+                wins = [float(rate) for rate in re.findall(r"(\d+)%", shown.group(1))]
+                documented = [float(rate) for rate in re.findall(r"([\d.]+)%", rates)]
+                assert len(wins) == len(documented), (note, rates)
+                assert all(abs(a - b) <= 0.5 for a, b in zip(wins, documented)), (note, rates)
+                assert shown.group(2).split(" / ") == re.findall(r"`(\w+)`", bots)
         assert page.errors == []
     finally:
         page.close()

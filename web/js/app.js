@@ -163,6 +163,9 @@ class Page {
     this.plays = 0; // plays made in this game: a game with none is not worth a question
     this.logLines = []; // the game log's lines, [line, side], for the saved game
     this.moved = new Set();
+    // The URL's settings that were ignored, in one line: shown with every message until you
+    // act (a tap on the board, Undo, Hint, Done), so a bot that moves first cannot wipe it away.
+    this.notice = problems.length ? `Ignored: ${problems.join("; ")}.` : "";
     this.timings = { firstRoll: null, botReady: null };
     this.board = new BoardView($("board"));
     this.setUpControls();
@@ -195,7 +198,7 @@ class Page {
     // A game with nothing played yet is not worth a question: a new one starts.
     if (saved && (saved.plays > 0 || saved.games.length > 0)) this.offerSaved(saved);
     else this.newMatch(settings.match);
-    if (problems.length) this.say(`Ignored: ${problems.join("; ")}.`, true);
+    if (this.notice) this.say("");
   }
 
   /** Whether a match is played (before the first starts, whether the URL asks for one). */
@@ -694,7 +697,7 @@ class Page {
     this.roll = roll;
     this.save();
     if (this.personTurn.done) {
-      this.say(`No legal play with ${this.rollName(this.position, roll)}: press Done to pass.`);
+      this.say(`No legal play with ${this.rollName(this.position, roll)}: press Pass.`);
     } else {
       this.say("");
     }
@@ -709,6 +712,7 @@ class Page {
 
   /** A press on a movable checker takes it (a second press on it, released, lets it go). */
   take(point) {
+    this.acted();
     this.wasSelected = this.selected === point;
     this.selected = point;
     this.say("");
@@ -716,6 +720,7 @@ class Page {
   }
 
   tap(point, took) {
+    this.acted();
     if (this.state !== "your-turn") {
       if (this.state === "bot-turn") this.say("Wait: it is the bot's turn.", true);
       return;
@@ -759,6 +764,7 @@ class Page {
   }
 
   drop(from, to) {
+    this.acted();
     if (this.state !== "your-turn") return;
     if (to === null || to === from) {
       this.render();
@@ -786,6 +792,7 @@ class Page {
   }
 
   swapDice() {
+    this.acted();
     if (this.state !== "your-turn") return;
     const [a, b] = this.personTurn.dice;
     if (a === b) return;
@@ -795,6 +802,7 @@ class Page {
   }
 
   undo() {
+    this.acted();
     if (this.state !== "your-turn" || !this.personTurn.moved) return;
     this.personTurn.undo();
     this.selected = null;
@@ -803,6 +811,7 @@ class Page {
   }
 
   done() {
+    this.acted();
     if (this.state !== "your-turn" || !this.personTurn.done) return;
     const turn = this.personTurn;
     const after = turn.position;
@@ -820,6 +829,7 @@ class Page {
   }
 
   async hint() {
+    this.acted();
     if (this.state !== "your-turn") return;
     if (!this.bot) {
       this.say("The bot is still loading; Hint works once it is ready.");
@@ -1195,11 +1205,18 @@ class Page {
     $("status").textContent = line;
   }
 
-  /** A short message under the board; `refused` marks a refused move or a wrong setting. */
+  /** A short message under the board, the ignored settings first until you act (`notice`);
+   * `refused` marks a refused move. */
   say(line, refused = false) {
     const message = $("message");
-    message.textContent = line;
-    message.classList.toggle("refused", refused && Boolean(line));
+    const text = [this.notice, line].filter(Boolean).join(" ");
+    if (message.textContent !== text) message.textContent = text; // said once, not again
+    message.classList.toggle("refused", Boolean((refused && line) || this.notice));
+  }
+
+  /** You have acted on the page: the ignored settings have been seen. */
+  acted() {
+    this.notice = "";
   }
 
   log(line, side = "") {

@@ -24,6 +24,8 @@
  * `BoardView.render(view)` redraws everything from a plain description (below); every point
  * carries data attributes (`data-point`, `data-you`, `data-bot`, `data-pinned`, `data-movable`,
  * `data-lit`) that say what it shows, and `pointAt(x, y)` finds the point under the pointer.
+ * A lit point's landing marker (`.landing`, with its `data-point`) is drawn over everything,
+ * the dice included: a full point's lies in the middle strip, and a tap on it lands there.
  */
 
 import { POINTS } from "./position.js";
@@ -184,7 +186,10 @@ export class BoardView {
     const tops = new Map();
     const parts = [this._frame()];
     if (game === "gulbara") parts.push(this._route());
-    for (let point = 1; point <= POINTS; point++) parts.push(this._point(point, view, tops));
+    const landings = [];
+    for (let point = 1; point <= POINTS; point++) {
+      parts.push(this._point(point, view, tops, landings));
+    }
     if (game === "tabla") {
       parts.push(this._bar("you", position.own_bar, view, tops));
       parts.push(this._bar("bot", position.opp_bar, view, tops));
@@ -194,6 +199,9 @@ export class BoardView {
     parts.push(this._dice(view.diceBot, "bot", view.turn === "bot"));
     parts.push(this._dice(view.diceYou, "you", view.turn === "you"));
     if (view.climb) parts.push(this._climb(view.climb));
+    // Where the taken checker can land, over everything else: a full point's marker lies in
+    // the middle strip, where the dice or the climb may be, and is tapped there all the same.
+    parts.push(el("g", { class: "landings" }, landings));
     this.svg.replaceChildren(...parts);
     this.svg.dataset.turn = view.turn || "";
     this.svg.dataset.game = game;
@@ -284,7 +292,7 @@ export class BoardView {
     return group;
   }
 
-  _point(point, view, tops) {
+  _point(point, view, tops, landings) {
     const { x, top } = column(this.g, point);
     const { position } = view;
     const edge = top ? TOP : BOTTOM;
@@ -334,7 +342,9 @@ export class BoardView {
     if (lit) {
       const y = edge + toward * (shown.length ? at[shown.length - 1] + D : R);
       const landing = Math.min(Math.max(y, TOP + R), BOTTOM - R);
-      group.append(el("circle", { cx: x, cy: landing, r: R - 2, class: "landing" }));
+      landings.push(
+        el("circle", { cx: x, cy: landing, r: R - 2, class: "landing", "data-point": point }),
+      );
     }
     if (!shown.length) tops.set(point, { x, y: edge + toward * R });
     return group;

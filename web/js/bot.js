@@ -95,6 +95,18 @@ export const LEVELS = Object.freeze(
  * hundredths of a second in headless Chromium (docs/web.md gives the figures). */
 export const DEFAULT_LEVEL = "2ply";
 
+/**
+ * Tabla's and Gulbara's levels' strength: the share of the games each level's Python player
+ * (`player` below) wins against its game's heuristic bots, 2,000 duplicate games a pairing
+ * (`python evaluate.py game=tabla players=[checkpoints/tabla-td.pt@nobearoff,pubeval,hitter,safe]`,
+ * `game=gulbara players=[checkpoints/gulbara-td.pt,runner,blocker]`, and each with `@2ply`;
+ * docs/web.md, "Levels", gives the points a game too).
+ */
+const RACE_STRENGTH = Object.freeze({
+  tabla: { bots: "pubeval / hitter / safe", "1ply": "67% / 88% / 92%", "2ply": "69% / 89% / 91%" },
+  gulbara: { bots: "runner / blocker", "1ply": "77% / 82%", "2ply": "81% / 87%" },
+});
+
 /** The levels of Tabla or Gulbara with the network `model` trained on `checkpoint`: 1-ply, and
  * 2-ply over its best `CANDIDATES` plays (in Gulbara a climbing double or numbers handed over
  * are the next decision of their side, searched at the same depth: agents/bots/search.py).
@@ -102,11 +114,13 @@ export const DEFAULT_LEVEL = "2ply";
 function raceLevels(game, model, checkpoint) {
   const network = game === "tabla" ? "@nobearoff" : "";
   const shipped = "the shipped network";
+  const strength = RACE_STRENGTH[game];
+  const wins = (id) => `wins ${strength[id]} against the ${strength.bots} bots`;
   return [
     {
       id: "1ply",
       label: "1-ply",
-      description: `${shipped}, the best play by its equity`,
+      description: `${shipped}, the best play by its equity; ${wins("1ply")}`,
       model,
       ply: 1,
       player: `${checkpoint}${network}`,
@@ -114,7 +128,8 @@ function raceLevels(game, model, checkpoint) {
     {
       id: "2ply",
       label: "2-ply",
-      description: `${shipped}, looking one roll further for its best ${CANDIDATES} plays`,
+      description:
+        `${shipped}, looking one roll further for its best ${CANDIDATES} plays; ${wins("2ply")}`,
       model,
       ply: 2,
       candidates: CANDIDATES,

@@ -149,6 +149,7 @@ export class PersonTurn {
     const position = this.turn.position;
     const dice = this.turn.diceLeft;
     const bar = position.own_bar ?? 0;
+    if (this.done && !this.moved) return "You have no legal play: press Pass.";
     if (this.done) return "Your play is complete: press Done, or Undo to change it.";
     if (!this.has(source)) {
       return source === BAR_POINT
