@@ -16,8 +16,9 @@ saved as a game record (docs/game-records.md), by default a new file in ``games/
 ``python play.py --help`` lists every setting.
 
 Every setting is checked before the first game. A mistake in the command line or the
-settings exits with status 2 after one line on stderr (``match=abc``, ``match_length=0``, an
-unknown player, a match side without a player for every game); leaving a game exits with 0.
+settings exits with status 2 after one line on stderr (``match=abc``, ``match_length=0`` or
+past 25, an unknown player, a match side without a player for every game); leaving a game
+exits with 0.
 """
 
 from __future__ import annotations

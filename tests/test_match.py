@@ -15,7 +15,7 @@ from agents.match.arena import play_matches
 from agents.match.equity import MatchEquity
 from agents.match.outcomes import RESULTS, load_outcomes, starter_counts
 from agents.match.player import MatchPlayer
-from agents.match.rules import MatchRules
+from agents.match.rules import MAX_LENGTH, ORDER, MatchRules
 from agents.match.sides import load_side
 from agents.match.state import MatchState
 from tapa_env import Position, legal_afterstates
@@ -80,7 +80,7 @@ def test_M4_who_starts_after_a_drawn_tapa_game(rule, expected):
 
 def test_match_state_json_round_trips_with_a_position():
     position = Position.initial("gulbara")
-    state = MatchState(MatchRules(length=5), (2, 1), 1, 0).with_position(position, to_move=1)
+    state = MatchState(MatchRules(length=5), (2, 1), 4, 0).with_position(position, to_move=1)
     data = state.to_dict()
     assert data["game"] == "gulbara" and data["position"]["game"] == "gulbara"
     assert MatchState.from_dict(data) == state
@@ -92,15 +92,15 @@ def test_match_state_json_round_trips_with_a_position():
         (
             {
                 "score": [7, 2],
-                "games_played": 3,
+                "games_played": 6,
                 "starter": 0,
                 "to_move": 0,
                 "position": Position.initial("tabla").to_dict(),
             },
             "over",
         ),
-        ({"score": [9, 9]}, "only one side"),
-        ({"score": [6, 5], "games_played": 2}, "at most 3 points"),
+        ({"score": [7, 7], "games_played": 7}, "only one side"),
+        ({"score": [6, 5], "games_played": 2}, "at most 2 points"),
         ({"game": "tapa"}, "game 'tapa'"),
         ({"starter": 2}, "starter"),
         (
@@ -116,6 +116,134 @@ def test_a_bad_match_json_names_the_problem(change, words):
     with pytest.raises(MatchError, match=words) as error:
         MatchState.from_dict(data)
     assert "\n" not in str(error.value)
+
+
+def test_M2_a_match_is_played_to_at_most_25_points_wherever_a_length_enters():
+    assert MAX_LENGTH == 25
+    assert MatchRules(length=MAX_LENGTH).length == MAX_LENGTH
+    for length in (MAX_LENGTH + 1, 1000, 100_000, 2**100):
+        with pytest.raises(MatchError, match="from 1 to 25") as error:
+            MatchRules(length=length)
+        assert "\n" not in str(error.value)
+        with pytest.raises(MatchError, match="from 1 to 25"):
+            MatchState.from_dict({**MatchState().to_dict(), "length": length})
+    with pytest.raises(MatchError, match="max_away must be from 1 to 25"):
+        MatchEquity(MatchRules(length=3), load_outcomes(), max_away=100_000)
+    longest = MatchEquity.measured(MatchRules(length=MAX_LENGTH))
+    assert longest.table.shape[-1] == MAX_LENGTH + 1
+    assert 0.45 < longest.state_chance(MatchState(MatchRules(length=MAX_LENGTH))) < 0.55
+
+
+def test_evaluate_refuses_a_match_past_the_longest_before_any_match():
+    from agents.errors import ConfigError
+    from agents.evaluation.tournament import TournamentConfig
+    from agents.match.tournament import check_match_config
+
+    config = TournamentConfig(players=["shipped", "random"], match_length=100_000)
+    with pytest.raises(ConfigError, match="from 1 to 25") as error:
+        check_match_config(config)
+    assert "\n" not in str(error.value)
+
+
+def test_evaluate_py_ends_a_match_past_the_longest_in_one_line_with_status_2(tmp_path):
+    done = _run(
+        "evaluate.py", f"hydra.run.dir={tmp_path / 'run'}", "players=[shipped,random]",
+        "match_length=100000",
+    )  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "from 1 to 25" in lines[0] and "100000" in lines[0]
+
+
+def test_the_table_command_prints_up_to_the_longest_match_and_refuses_longer():
+    printed = _run("-m", "agents.match", "25")
+    assert printed.returncode == 0
+    assert "| 25 | " in printed.stdout and printed.stdout.count("to come, you start it") == 3
+    for length in ("26", "100000", "0"):
+        done = _run("-m", "agents.match", length)
+        assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+        assert done.stderr.splitlines()[-1] == (
+            "python -m agents.match: error: the match length must be from 1 to 25 (a tabla "
+            f"match is played to 3, 5 or 7 points), got {length}"
+        )
+
+
+def _run(*args: str):
+    """``python ARGS`` at the repository's root."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    return subprocess.run(
+        [sys.executable, *args], cwd=Path(__file__).resolve().parents[1],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        ({"starter": True}, "starter must be 0, 1 or null, got True"),
+        ({"starter": 1.0}, "starter must be 0, 1 or null, got 1.0"),
+        ({"starter": False}, "starter must be 0, 1 or null, got False"),
+        (
+            {"to_move": 0.0, "starter": 0, "position": Position.initial("tabla").to_dict()},
+            "to_move must be 0, 1 or null, got 0.0",
+        ),
+        (
+            {"to_move": True, "starter": 0, "position": Position.initial("tabla").to_dict()},
+            "to_move must be 0, 1 or null, got True",
+        ),
+        ({"games_played": 2.0, "score": [1, 1]}, "games_played must be a whole number"),
+        ({"score": [1.0, 1], "games_played": 2}, "match score must be two whole numbers"),
+        ({"length": 7.0}, "match length must be a whole number"),
+        ({"score": [6, 0], "games_played": 2}, "6-0 after 2 games: a game scores at most 2"),
+        ({"score": [3, 0], "games_played": 1}, "3-0 after 1 game: a game scores at most 2"),
+        ({"score": [100, 0], "games_played": 60}, "100-0 in a match to 7: points past the"),
+        ({"score": [8, 3], "games_played": 6}, "8-3 in a match to 7"),
+        ({"score": [0, 0], "games_played": 2}, "0-0 after 2 games: 2 of them were tabla and"),
+        ({"score": [1, 0], "games_played": 3}, "1-0 after 3 games: 2 of them"),
+        ({"score": [2, 0], "games_played": 4}, "2-0 after 4 games: 3 of them"),
+        ({"game": ["tabla"]}, "game must be the name of a game (a string), got ['tabla']"),
+        ({"game": {"name": "tabla"}}, "game must be the name of a game (a string)"),
+        ({"game": 0}, "game must be the name of a game (a string), got 0"),
+        ({"draw_starter": ["throw"]}, "draw_starter must be one of"),
+        ({"draw_starter": {"rule": "throw"}}, "draw_starter must be one of"),
+        ({"order": [["tabla"], "gulbara"]}, "match order"),
+        ({"order": [{"game": "tabla"}]}, "match order"),
+        (
+            {
+                "starter": 0,
+                "to_move": 0,
+                "position": {**Position.initial("tabla").to_dict(), "game": ["tabla"]},
+            },
+            "position: game must be the name of a game (a string), got ['tabla']",
+        ),
+    ],
+)
+def test_a_match_json_of_a_wrong_type_or_an_impossible_score_is_refused_in_one_line(change, words):
+    data = {**MatchState().to_dict(), **change}
+    with pytest.raises(MatchError) as error:
+        MatchState.from_dict(data)
+    message = str(error.value)
+    assert words in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "score, games_played, order",
+    [
+        ((0, 0), 3, ("tapa",)),  # three drawn Tapa games
+        ((1, 1), 3, ORDER),  # Tabla and Gulbara won, Tapa drawn
+        ((4, 2), 3, ORDER),  # two doubles and a single
+        ((7, 0), 4, ORDER),  # 6-0 after three doubles, then a double past the length
+        ((1, 0), 1, ORDER),
+    ],
+)
+def test_every_score_the_games_can_give_is_read(score, games_played, order):
+    rules = MatchRules(order=order)
+    starter = 0 if max(score) < rules.length else None
+    state = MatchState(rules, score, games_played, starter)
+    assert MatchState.from_dict(state.to_dict()) == state
 
 
 def test_a_match_json_with_a_missing_or_unknown_key_is_refused():

@@ -97,6 +97,33 @@ def test_a_match_to_three_points_is_played_to_its_end():
         assert later.splitlines()[1].startswith(starter)
 
 
+def test_every_board_of_a_match_game_says_the_match_score():
+    status, text = session(CONFIRMED_GAME, match=3, seed=2)
+    assert status == 0
+    blocks = text.split("\nGame ")[1:]
+    assert len(blocks) >= 2
+    for block in blocks:
+        number, you, them = re.match(
+            r"^(\d) of the match to 3\. Score: you (\d), random (\d)\.", block
+        ).groups()
+        shown = f"Score: you {you}, random {them} in the match to 3 (game {number})."
+        lines = block.splitlines()
+        scores = [line for line in lines if line.startswith("Score: you")]
+        assert scores and set(scores) == {shown}
+        # after every board but the one of the game's end
+        assert len(scores) == sum("O  you" in line for line in lines) - 1
+    _, single = session(CONFIRMED_GAME, seed=2)
+    assert "Score:" not in single
+
+
+def test_the_board_command_in_a_match_says_the_match_score():
+    _, text = session("board\nquit\n", first="you", match=3)
+    asked = text.split("): board\n")[1]
+    board, after = asked.split("Score: you 0, random 0 in the match to 3 (game 1).\n")
+    assert "O  you" in board and "Your play" not in board
+    assert after.startswith("Your play (")
+
+
 def test_rolls_are_told_the_higher_die_first_as_the_game_record_writes_them(tmp_path):
     done = run_play(
         "opponent=random", "seed=1", "record=game.tapa", stdin=CONFIRMED_GAME, cwd=tmp_path
@@ -397,6 +424,8 @@ def assert_one_line_error(done: subprocess.CompletedProcess, *phrases: str) -> N
         ("opponent=champion", ["unknown player 'champion'", "random, offensive"]),
         ("opponent=missing/tapa-td.pt", ["missing/tapa-td.pt: no such", "opponent=defensive"]),
         ("match=-1", ["match must be a non-negative integer, got -1"]),
+        ("match=26", ["match=26: a match is played to at most 25 points"]),
+        ("match=100000", ["match=100000: a match is played to at most 25 points"]),
         ("first=me", ["first must be one of roll, you, bot, got 'me'"]),
         ("+colour=red", ["unknown setting 'colour'", "opponent, match, seed"]),
         ("hint_player=nobody", ["unknown player 'nobody'"]),

@@ -60,7 +60,8 @@ def test_piped_input_plays_a_whole_game_against_the_games_bot_and_records_it(gam
     assert (played.result.winner, played.result.points) == (winner, points)
     final = played.turns[-1].afterstate
     shown = final if played.turns[-1].side == "O" else final.flip()
-    assert draw_terminal_board(shown, "you", bot) in text  # the end, as the record has it
+    turns = rolls_before(played.turns, len(played.turns)) if game == "gulbara" else None
+    assert draw_terminal_board(shown, "you", bot, turns=turns) in text  # the end, as recorded
     # Every decision is told with its dice, in the order of the record, each side's own.
     pattern = "|".join(f"(?:{p.format(name=bot)})" for p in DECISION.values())
     told = [m.group(0) for m in re.finditer(pattern, text, re.M)]
@@ -79,6 +80,42 @@ def test_piped_input_plays_a_whole_game_against_the_games_bot_and_records_it(gam
         assert {("O", "climb"), ("X", "climb"), ("O", "handed"), ("X", "handed")} <= sources
         assert "Your double climbs on to" in text and f"{bot}'s double climbs on to" in text
         assert f"handed over by {bot}" in text and "handed over by you" in text
+
+
+def rolls_before(turns, count: int) -> tuple[int, int]:
+    """The turns (rolls) ``O`` and ``X`` had in a recorded game's first ``count`` decisions: a
+    climb's higher doubles and numbers handed over are none (G5)."""
+    rolled = [turn.side for turn in turns[:count] if turn.dice_from == "roll"]
+    return rolled.count("O"), rolled.count("X")
+
+
+def test_gulbaras_board_counts_every_turn_of_the_game(tmp_path):
+    """The board's "turns so far" is each side's rolls in the game, past the 3 a position
+    keeps: at the start of each of your rolls, on your play of it before you confirm it, and
+    at the end."""
+    record_to = tmp_path / "g.tapa"
+    text, _ = session(
+        CONFIRMED_GAME, game="gulbara", first="you", opponent="runner", record_to=record_to
+    )
+    turns = read_record(record_to).games[0].turns
+    assert sum(rolls_before(turns, len(turns))) > 8  # long past the opening's three turns
+    assert " or more" not in text
+    pattern = "|".join(f"(?:{p.format(name='runner')})" for p in DECISION.values())
+    counted = r"turns so far: O (\d+), X (\d+)$"
+    told, last, checked = 0, None, 0
+    for line in text.splitlines():
+        found = re.search(counted, line)
+        if found:
+            last = (int(found[1]), int(found[2]))
+        elif re.match(pattern, line):
+            if line.startswith("You roll"):  # the board of the turn's start
+                assert last == rolls_before(turns, told), line
+                checked += 1
+            told += 1
+        elif line.startswith("You play ") and "Enter confirms" in line:
+            assert last == rolls_before(turns, told), line  # your play's board, before Enter
+    assert told == len(turns) and checked > 4
+    assert last == rolls_before(turns, len(turns))  # the end
 
 
 @pytest.mark.parametrize("game", ["tabla", "gulbara"])

@@ -192,16 +192,61 @@ def test_first_sets_the_first_starter_and_a_drawn_game_throws_for_the_next():
     assert "Opening throw" not in text
     # A drawn Tapa game (R10) moves on to Tabla, and its starter is thrown for.
     run.record.games = [RecordedGame("O", result=Result("draw"), rules=default_rules("tapa"))]
-    run.state = dataclasses.replace(run.state, games_played=2, starter=0)
+    run.score = [1, 1]  # Tabla and Gulbara won, a point each: neither can be drawn
+    run.state = dataclasses.replace(run.state, score=(1, 1), games_played=2, starter=0)
     run.after_game(3)
     assert run.state.game == "tabla" and run.state.starter is None
     run.stdout = io.StringIO()
     run.enter(run.state.game)
     run.begin_game(4, "roll")
     told = run.stdout.getvalue()
-    assert "Game 4 of the match to 3: Tabla. Score: you 0, random 0. The last game was drawn: " \
+    assert "Game 4 of the match to 3: Tabla. Score: you 1, random 1. The last game was drawn: " \
         "the starter is thrown for." in told  # fmt: skip
     assert re.search(r"^Opening throw: you \d, random \d: ", told, re.M)
+
+
+class BoardInGameTwo(Person):
+    """A person who plays the first listed play until game 2 is in play, then asks for the
+    board once and leaves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = False
+
+    def readline(self, *args) -> str:
+        if self.session.state.games_played < 1:
+            return "1\n"
+        if not self.asked:
+            self.asked = True
+            return "board\n"
+        return "quit\n"
+
+
+def test_the_board_shows_the_match_score_during_a_game():
+    text, run = match_session(BoardInGameTwo(), match_length=5, first="you")
+    lines = text.splitlines()
+    you, them = re.search(r"^Score after game 1: you (\d+), random (\d+) ", text, re.M).groups()
+    header = re.findall(HEADER, text, re.M)[1]
+    started = "you" if header[6].startswith(" You start") else "random"
+    shown = (
+        f"Score: you {you}, random {them} in the match to 5 (game 2, Gulbara, started by "
+        f"{started})."
+    )
+    asked = next(n for n, line in enumerate(lines) if line.endswith("): board"))
+    redrawn = lines[asked + 1 : lines.index(shown, asked)]
+    assert redrawn[0] == "" and any("O  you" in line for line in redrawn)
+    assert not any(line.startswith("Your play") for line in redrawn)
+    assert "turns so far: O " in redrawn[-1]  # the board is Gulbara's, its last line
+    # Every board of a game in play says the score: game 1's at 0-0, game 2's at its score.
+    for line in lines:
+        if line.startswith("Score: you"):
+            assert line in (shown, "Score: you 0, random 0 in the match to 5 (game 1, Tabla, "
+                            "started by you).")  # fmt: skip
+    boards = [n for n, line in enumerate(lines) if "O  you" in line]
+    scores = [n for n, line in enumerate(lines) if line.startswith("Score: you")]
+    results = len(re.findall(RESULT, text, re.M))
+    assert len(scores) == len(boards) - results  # all but the board of a game's end
+    assert run.state.games_played == 1 and tuple(run.score) == (int(you), int(them))
 
 
 def test_the_shipped_side_plays_to_the_score_and_hints_give_the_match_chances(monkeypatch):
@@ -272,6 +317,8 @@ def test_a_match_to_one_point_is_one_tabla_game_and_analyze_takes_its_record(tmp
         ({"match_opponent": "nobody"}, ["match_opponent=nobody: unknown player 'nobody'"]),
         ({"hint_player": "defensive"}, ["hint_player=defensive: no player for tabla, gulbara"]),
         ({"opponent": "random"}, ["opponent=random names a bot of one game", "match_opponent="]),
+        ({"match_length": 26}, ["match_length=26: a tabla match is played to at most 25"]),
+        ({"match_length": 100_000}, ["match_length=100000: ", "at most 25 points"]),
         ({"game": "tabla", "rules": {}}, ["game=tabla: a tabla match (match_length) plays"]),
         ({"rules": {"both_mothers_draw": False}}, ["rules.both_mothers_draw=false: a tabla"]),
     ],
@@ -292,6 +339,25 @@ def test_play_py_refuses_a_bad_match_setting_with_status_2():
     assert done.stderr.splitlines() == [
         "play.py: error: match_length must be a positive integer, got 0: the points that win a "
         "tabla match (7 in Bulgaria); null plays no match"
+    ]
+
+
+def test_play_py_refuses_a_match_past_the_longest_in_one_line_with_status_2():
+    done = run_play("match_length=100000")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "play.py: error: match_length=100000: a tabla match is played to at most 25 points "
+        "(3, 5 or 7 in the sources, 7 in Bulgaria)"
+    ]
+
+
+def test_play_py_says_in_a_whole_sentence_that_a_tabla_match_takes_no_game():
+    done = run_play("match_length=7", "game=tabla")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "play.py: error: game=tabla: a tabla match (match_length) plays Tabla, Gulbara and "
+        "Tapa in turn, each under its default rules; leave out game= and rules.NAME=, which "
+        "choose a single game and its rules"
     ]
 
 

@@ -1,5 +1,6 @@
 """``python -m agents.match [LENGTH]``: print the match equity table of a match to LENGTH
-(7 by default) as Markdown, one table per game to come (docs/match.md)."""
+(7 by default, at most :data:`~agents.match.rules.MAX_LENGTH`) as Markdown, one table per
+game to come (docs/match.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import argparse
 import sys
 
 from .equity import MatchEquity, markdown
-from .rules import MatchRules
+from .rules import MAX_LENGTH, MatchRules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,10 +18,15 @@ def main(argv: list[str] | None = None) -> int:
         "turn) as Markdown: your chance of winning the match by the points each side still "
         "needs, for each game to come, when you start it.",
     )
-    parser.add_argument("length", nargs="?", type=int, default=7, help="match length (7)")
+    parser.add_argument(
+        "length", nargs="?", type=int, default=7, help=f"match length, 1 to {MAX_LENGTH} (7)"
+    )
     args = parser.parse_args(argv)
-    if args.length < 1:
-        parser.error(f"the match length must be at least 1, got {args.length}")
+    if not 1 <= args.length <= MAX_LENGTH:
+        parser.error(
+            f"the match length must be from 1 to {MAX_LENGTH} (a tabla match is played to 3, "
+            f"5 or 7 points), got {args.length}"
+        )
     print(markdown(MatchEquity.measured(MatchRules(length=args.length)), args.length))
     return 0
 

@@ -29,11 +29,12 @@ import numpy as np
 
 from ..errors import MatchError
 from .outcomes import RESULTS, load_outcomes
-from .rules import MatchRules
+from .rules import MAX_LENGTH, MatchRules
 from .state import MatchState
 
-MAX_AWAY = 25
-"""The longest match the table covers by default (points to go of each side)."""
+MAX_AWAY = MAX_LENGTH
+"""The points to go the table covers (of each side): those of the longest match
+(:data:`agents.match.rules.MAX_LENGTH`), so that one table serves every length."""
 NETWORK_OUTCOMES = ("win", "win_double", "draw", "lose", "lose_double")
 """The order of a TD network's outcome chances (:data:`agents.bots.equity.OUTCOMES`)."""
 _WIN = {1: RESULTS.index("win1"), 2: RESULTS.index("win2"), 3: RESULTS.index("win3")}
@@ -69,6 +70,12 @@ class MatchEquity:
                 raise MatchError(
                     f"{game}: the chances of its {len(RESULTS)} results must add up to 1"
                 )
+        if isinstance(max_away, bool) or not isinstance(max_away, int):
+            raise MatchError(f"max_away must be a whole number, got {max_away!r}")
+        if not 1 <= max_away <= MAX_AWAY:
+            raise MatchError(
+                f"max_away must be from 1 to {MAX_AWAY}, the longest match, got {max_away}"
+            )
         size = max(max_away, rules.length)
         self.table = _fill(rules, [self.results[g] for g in rules.order], size)
 
@@ -99,7 +106,8 @@ class MatchEquity:
         if away.size and away.max() >= self.table.shape[-1]:
             raise MatchError(
                 f"{int(away.max())} points to go: the table covers matches up to "
-                f"{self.table.shape[-1] - 1} (MatchEquity(..., max_away=N))"
+                f"{self.table.shape[-1] - 1} points (MatchEquity(..., max_away=N), at most "
+                f"{MAX_AWAY})"
             )
         return np.maximum(away, 0)
 
@@ -109,9 +117,10 @@ class MatchEquity:
         if state.over:
             return float(state.winner == player)
         a, b = state.away(player), state.away(1 - player)
+        index = state.games_played % len(self.rules.order)
         if state.starter is None:
-            return float(self.chance(a, b, state.games_played, [True, False]).mean())
-        return float(self.chance(a, b, state.games_played, state.starter == player))
+            return float(self.chance(a, b, index, [True, False]).mean())
+        return float(self.chance(a, b, index, state.starter == player))
 
     def outcome_weights(self, away, away_opponent, game_index, started) -> np.ndarray:
         """``(..., 5)`` float64: for the side to move with ``away`` points to go against

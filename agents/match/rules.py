@@ -3,9 +3,9 @@ differ.
 
 The Bulgarian match is played to 7 points: Tabla, then Gulbara, then Tapa, and round again.
 At the start each side throws one die and the higher starts (a tie throws again); after
-that the winner of the last game starts the next. A game scores its points (1 or 2; 3 for a
-Tabla backgammon under ``backgammon_triple``) and the first side to reach the match's length
-wins it.
+that the winner of the last game starts the next. A game scores its points (1 or 2: a match
+plays no triple, M2; only Tapa can end drawn, with none) and the first side to reach the
+match's length, at most :data:`MAX_LENGTH`, wins it.
 
 >>> rules = MatchRules(length=5)
 >>> [rules.game(number) for number in range(4)]
@@ -26,7 +26,17 @@ DRAW_STARTERS = ("throw", "same", "other")
 """Who starts the game after a drawn Tapa game (R10), which no source says: ``throw`` (the
 default: both throw one die, as at the match's start, since there is no winner to start),
 ``same`` (the starter of the drawn game again) or ``other`` (the other side)."""
-LENGTHS = "any length from 1 up; the sources name 3, 5 and 7 (7 in Bulgaria)"
+DRAWN_GAMES = ("tapa",)
+"""The games that can end drawn (R10: both mothers pinned); Tabla and Gulbara always have a
+winner, who scores at least a point."""
+MAX_POINTS = 2
+"""The most a game scores in a match: a double win (a gammon, a mars, a pinned mother); a
+match plays no triple (M2)."""
+MAX_LENGTH = 25
+"""The longest match played: the sources name matches of 3, 5 and 7 points (7 in Bulgaria),
+and backgammon's longest tournament matches go to 25. The match equity table covers every
+length up to it at once (:data:`agents.match.equity.MAX_AWAY`)."""
+LENGTHS = f"1 to {MAX_LENGTH}; the sources name 3, 5 and 7 (7 in Bulgaria)"
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,8 @@ class MatchRules:
     """How a tabla match is played.
 
     Attributes:
-        length: the points that win the match (M2): 7 in Bulgaria; 3, 5 or 7 in Greece.
+        length: the points that win the match (M2): 7 in Bulgaria; 3, 5 or 7 in Greece;
+            at most :data:`MAX_LENGTH`.
         order: the games in the order they are played, round and round (M1): Tabla,
             Gulbara, Tapa by default; any sequence of the three games (one game alone makes
             a match of that game).
@@ -46,16 +57,20 @@ class MatchRules:
     draw_starter: str = "throw"
 
     def __post_init__(self) -> None:
-        if isinstance(self.length, bool) or not isinstance(self.length, int) or self.length < 1:
-            raise MatchError(f"match length must be a whole number from 1 up, got {self.length!r}")
+        length = self.length
+        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
+            raise MatchError(
+                f"match length must be a whole number from 1 to {MAX_LENGTH} (a tabla match is "
+                f"played to 3, 5 or 7 points), got {length!r}"
+            )
         order = tuple(self.order) if isinstance(self.order, (list, tuple)) else None
-        if not order or any(game not in GAMES for game in order):
+        if not order or any(not isinstance(game, str) or game not in GAMES for game in order):
             raise MatchError(
                 f"match order must be a non-empty list of the games {', '.join(GAMES)}, "
                 f"got {self.order!r}"
             )
         object.__setattr__(self, "order", order)
-        if self.draw_starter not in DRAW_STARTERS:
+        if not isinstance(self.draw_starter, str) or self.draw_starter not in DRAW_STARTERS:
             raise MatchError(
                 f"draw_starter must be one of {', '.join(DRAW_STARTERS)}, got {self.draw_starter!r}"
             )
@@ -63,6 +78,17 @@ class MatchRules:
     def game(self, number: int) -> str:
         """The game played as the match's game ``number`` (0 the first)."""
         return self.order[number % len(self.order)]
+
+    def decided(self, played: int) -> int:
+        """How many of the match's first ``played`` games cannot have ended drawn (those not
+        in :data:`DRAWN_GAMES`): each gave its winner at least a point.
+
+        >>> MatchRules().decided(2), MatchRules().decided(3), MatchRules().decided(7)
+        (2, 2, 5)
+        """
+        rounds, rest = divmod(played, len(self.order))
+        decisive = [game not in DRAWN_GAMES for game in self.order]
+        return rounds * sum(decisive) + sum(decisive[:rest])
 
     def to_dict(self) -> dict:
         return {"length": self.length, "order": list(self.order), "draw_starter": self.draw_starter}

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from tapa_env import Position
 
 from ..errors import MatchError
-from .rules import MatchRules
+from .rules import DRAWN_GAMES, MAX_POINTS, MatchRules
 
 KEYS = (
     "length",
@@ -32,6 +32,12 @@ KEYS = (
     "position",
 )
 """The keys of a match's JSON, in order; ``game`` is derived (checked when read)."""
+
+
+def _whole(value: object) -> bool:
+    """Whether ``value`` is a whole number as the match's JSON writes one: an ``int``, not a
+    bool (``true``) or a float (``1.0``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -62,31 +68,19 @@ class MatchState:
         if (
             not isinstance(score, (tuple, list))
             or len(score) != 2
-            or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in score)
+            or any(not _whole(s) or s < 0 for s in score)
         ):
             raise MatchError(f"match score must be two whole numbers from 0 up, got {score!r}")
         object.__setattr__(self, "score", (int(score[0]), int(score[1])))
-        if min(self.score) >= self.rules.length:
-            raise MatchError(
-                f"match score {self.score[0]}-{self.score[1]}: only one side can reach "
-                f"{self.rules.length}"
-            )
-        if (
-            isinstance(self.games_played, bool)
-            or not isinstance(self.games_played, int)
-            or (self.games_played < 0)
-        ):
+        if not _whole(self.games_played) or self.games_played < 0:
             raise MatchError(
                 f"games_played must be a whole number from 0 up, got {self.games_played!r}"
             )
-        if self.games_played < max(1, -(-sum(self.score) // 3)) and sum(self.score):
-            raise MatchError(
-                f"match score {self.score[0]}-{self.score[1]} after {self.games_played} games: "
-                "a game scores at most 3 points"
-            )
+        self._check_score()
         for name in ("starter", "to_move"):
-            if getattr(self, name) not in (None, 0, 1):
-                raise MatchError(f"{name} must be 0, 1 or null, got {getattr(self, name)!r}")
+            value = getattr(self, name)
+            if value is not None and not (_whole(value) and value in (0, 1)):
+                raise MatchError(f"{name} must be 0, 1 or null, got {value!r}")
         if (self.position is None) != (self.to_move is None):
             raise MatchError("a match's position and to_move come together: both or neither")
         if self.position is not None:
@@ -101,6 +95,35 @@ class MatchState:
                     f"game {self.games_played + 1} of this match is {self.game}, but the "
                     f"position is of {self.position.game}"
                 )
+
+    def _check_score(self) -> None:
+        """The score is one the games played can give (M2): a side stops at the length, at
+        most :data:`~agents.match.rules.MAX_POINTS` a game, and at least a point for each
+        game that cannot be drawn."""
+        (mine, theirs), length, played = self.score, self.rules.length, self.games_played
+        score = f"match score {mine}-{theirs}"
+        if max(mine, theirs) > length:
+            raise MatchError(
+                f"{score} in a match to {length}: points past the length count for nothing, "
+                f"so a side has at most {length}"
+            )
+        if min(mine, theirs) >= length:
+            raise MatchError(f"{score}: only one side can reach {length}")
+        games = f"{played} game" + ("" if played == 1 else "s")
+        if mine + theirs > MAX_POINTS * played:
+            raise MatchError(
+                f"{score} after {games}: a game scores at most {MAX_POINTS} points (a match "
+                "plays no triple)"
+            )
+        decided = self.rules.decided(played)
+        if mine + theirs < decided:
+            decisive = dict.fromkeys(g for g in self.rules.order if g not in DRAWN_GAMES)
+            games_of = " and ".join(decisive)
+            drawn = " and ".join(DRAWN_GAMES)
+            raise MatchError(
+                f"{score} after {games}: {decided} of them were {games_of}, which cannot be "
+                f"drawn (only {drawn} can), and each gave its winner at least a point"
+            )
 
     @property
     def game(self) -> str:
@@ -172,8 +195,8 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: dict) -> MatchState:
         """Read the JSON form; a :class:`~agents.errors.MatchError` (a ``ValueError``) names
-        any problem (a missing or unknown key, a score past the length, a position of
-        another game than the one in play)."""
+        any problem in one line (a missing or unknown key, a value of the wrong type, a score
+        the games played cannot give, a position of another game than the one in play)."""
         if not isinstance(data, dict):
             raise MatchError(f"a match is a JSON object, got {type(data).__name__}")
         missing = [key for key in KEYS if key not in data]
@@ -188,12 +211,21 @@ class MatchState:
                 if part
             )
             raise MatchError(f"match JSON: {what} (keys: {', '.join(KEYS)})")
+        if not isinstance(data["game"], str):
+            raise MatchError(
+                f"match JSON: game must be the name of a game (a string), got {data['game']!r}"
+            )
         rules = MatchRules(data["length"], data["order"], data["draw_starter"])
         position = data["position"]
+        if isinstance(position, dict) and not isinstance(position.get("game", ""), str):
+            raise MatchError(
+                "match JSON: position: game must be the name of a game (a string), got "
+                f"{position['game']!r}"
+            )
         if position is not None:
             try:
                 position = Position.from_dict(position)
-            except ValueError as error:
+            except (ValueError, TypeError, KeyError) as error:
                 raise MatchError(f"match JSON: position: {error}") from None
         score = data["score"]
         state = cls(

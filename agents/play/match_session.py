@@ -202,6 +202,16 @@ class MatchSession(Session):
                 f"{following}."
             )
 
+    def score_line(self) -> str:
+        """The match's score, the game in play and who started it, under each board drawn
+        during a game."""
+        started = "you" if self.state.starter == YOU else self.name
+        return (
+            f"Score: you {self.score[0]}, {self.name} {self.score[1]} in the match to "
+            f"{self.match_rules.length} (game {self.state.games_played + 1}, "
+            f"{game_title(self.state.game)}, started by {started})."
+        )
+
     def farewell(self) -> str:
         score = f"you {self.score[0]}, {self.name} {self.score[1]}"
         return (

@@ -42,6 +42,7 @@ from ..evaluation.game_record import (
     format_record,
 )
 from ..evaluation.record_data import OPENING_RULE, first_position
+from ..match.rules import MAX_LENGTH
 from ..storage.files import write_bytes_atomically
 from .game_texts import (
     STRONGEST_BUILTIN,
@@ -78,11 +79,13 @@ class PlayConfig:
     game's shipped bot at two plies (checkpoints/tapa-td.pt@2ply), or where the game has none
     yet its strongest built-in bot (tabla: pubeval, gulbara: runner)."""
     match: int | None = 0
-    """Points to win a Tapa match (R11), every game Tapa; 0 or null for a single game."""
+    """Points to win a Tapa match (R11, at most 25), every game Tapa; 0 or null for a single
+    game."""
     seed: int | None = None
     """Seed of the dice and of a random bot; null draws one and prints it."""
     match_length: int | None = None
-    """Points to win a tabla match: Tabla, Gulbara and Tapa in turn (R11); null: none."""
+    """Points to win a tabla match, 1 to 25: Tabla, Gulbara and Tapa in turn (R11); null:
+    none."""
     match_opponent: str = "shipped"
     """The bot of a tabla match, one player a game: shipped (each game's shipped bot,
     playing to the score), random, or players joined by + (pubeval+runner+defensive)."""
@@ -156,6 +159,11 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
     first setting that cannot work.
     """
     match = 0 if config.match is None else whole_number(config.match, "match", 0, error=PlayError)
+    if match > MAX_LENGTH:
+        raise PlayError(
+            f"match={match}: a match is played to at most {MAX_LENGTH} points (3, 5 or 7 in "
+            "the sources); 0 or null plays a single game"
+        )
     seed = whole_number(config.seed, "seed", 0, below=2**63, error=PlayError, optional=True)
     if config.first not in FIRST:
         raise PlayError(f"first must be one of {', '.join(FIRST)}, got {config.first!r}")
@@ -207,6 +215,11 @@ def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, re
         raise PlayError(
             f"{error}: the points that win a tabla match (7 in Bulgaria); null plays no match"
         ) from None
+    if length > MAX_LENGTH:
+        raise PlayError(
+            f"match_length={length}: a tabla match is played to at most {MAX_LENGTH} points "
+            "(3, 5 or 7 in the sources, 7 in Bulgaria)"
+        )
     if match:
         raise PlayError(
             f"match={match} and match_length={length} both set: match= plays Tapa alone, "
@@ -222,7 +235,8 @@ def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, re
         setting = f"game={rules.game}" if rules.game != "tapa" else changed[0]
         raise PlayError(
             f"{setting}: a tabla match (match_length) plays Tabla, Gulbara and Tapa in turn, "
-            "each under its default rules; game= and rules. choose a single game's"
+            "each under its default rules; leave out game= and rules.NAME=, which choose a "
+            "single game and its rules"
         )
     if config.opponent is not None:
         raise PlayError(
@@ -230,7 +244,10 @@ def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, re
             "match_opponent= (shipped, random, or one player a game joined by +, such as "
             "pubeval+runner+defensive)"
         )
-    match_rules = MatchRules(length=length)
+    try:
+        match_rules = MatchRules(length=length)
+    except MatchError as error:
+        raise PlayError(f"match_length: {error}") from None
     side = _side(config.match_opponent, "match_opponent", match_rules)
     hint_side = side
     if config.hint_player is not None:
@@ -341,6 +358,9 @@ class Session:
             start=start,
         )
         self.thrown: tuple[int, int] | None = None  # the last opening throw: yours, the bot's
+        self.number = 0  # the game in play, 1 the first
+        self.turns = [0, 0]  # the turns (rolls) you and the bot have had in the game in play
+        self.deciding: Position | None = None  # the position of your roll being chosen
         self.prompt = Prompt(self)
 
     # -- input and output
@@ -368,7 +388,36 @@ class Session:
         return line.rstrip("\n")
 
     def board(self, position: Position) -> None:
-        self.say("", draw_terminal_board(position, "you", self.name))
+        """``position`` drawn from your side during a game, with the match's score in a
+        match (:meth:`score_line`)."""
+        self.draw(position)
+        line = self.score_line()
+        if line:
+            self.say(line)
+
+    def draw(self, position: Position) -> None:
+        """``position`` drawn from your side; a Gulbara board with the turns each side has
+        had in this game (:meth:`turns_shown`)."""
+        turns = self.turns_shown(position) if position.game == "gulbara" else None
+        self.say("", draw_terminal_board(position, "you", self.name, turns=turns))
+
+    def turns_shown(self, position: Position) -> tuple[int, int]:
+        """Your turns and the bot's so far in the game in play, as ``position`` stands: the
+        rolls played, and yours too on the board of your play of a roll before it counts
+        (the position keeps only up to 3 of each, all the climbing rule needs, G5)."""
+        yours, theirs = self.turns
+        if self.deciding is not None and position != self.deciding:
+            yours += 1  # the afterstate of the roll you are choosing a play of
+        return yours, theirs
+
+    def score_line(self) -> str | None:
+        """The match's score during a game of a match; ``None`` outside a match."""
+        if not self.config.match:
+            return None
+        return (
+            f"Score: you {self.score[0]}, {self.name} {self.score[1]} in the match to "
+            f"{self.config.match} (game {self.number})."
+        )
 
     def roll(self) -> tuple[int, int]:
         """Two dice thrown, the higher first, as the game record writes a roll (``6-5``):
@@ -502,6 +551,7 @@ class Session:
     def game(self, number: int, starter: str) -> bool | None:
         """Play one game; returns True when you win it, False when the bot does, None for
         a draw."""
+        self.number, self.turns, self.deciding = number, [0, 0], None
         you_move = self.begin_game(number, starter)
         record = RecordedGame(
             "O" if you_move else "X",
@@ -526,11 +576,15 @@ class Session:
                 dice = (position.turn["climb"], position.turn["climb"])
             words = self.decision_words(position, source, dice, you_move)
             if you_move:
+                self.deciding = position if source == ROLL else None
                 play = self.your_turn(position, dice, words)
+                self.deciding = None
             else:
                 play = self.bot_turn(position, dice, words)
             side, after = "O" if you_move else "X", play.afterstate
             record.turns.append(RecordedTurn(side, dice, play.text, source))
+            if source == ROLL:  # a turn is a roll: a climb's higher doubles and handed
+                self.turns[0 if you_move else 1] += 1  # numbers are none (G5)
             result = outcome(after, rules=self.rules)
             if result is not None:
                 record.result = ending(after, side, rules=self.rules)
@@ -604,7 +658,7 @@ class Session:
     def game_over(self, after: Position, result, you_moved: bool) -> bool | None:
         """Announce a finished game (``after`` in the frame of the side that just moved)."""
         shown = after if you_moved else after.flip()
-        self.board(shown)
+        self.draw(shown)
         if result.winner == 0:
             self.say("Both mothers are pinned: the game is a draw, no points.")
             return None
