@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from .board_text import draw_board
 from .checks import whole_number_argument
 from .game import outcome
 from .layout import NEXT
@@ -35,7 +36,8 @@ _INTRODUCTIONS = {
         "Gulbara: O and X play random legal moves, both running the same way round:\n"
         "X starts on O's 12 and bears off from O's 13-18. One checker holds a point and\n"
         "nothing is hit. After the first three turns a double climbs: 3-3 is followed by\n"
-        "4-4, 5-5 and 6-6, each a turn of its own, while they can be played.\n"
+        "4-4, 5-5 and 6-6 in the same turn, while they can be played; what the roller\n"
+        "cannot play of them is handed to the other side, still in that turn.\n"
     ),
 }
 
@@ -64,32 +66,37 @@ def main(argv: list[str] | None = None) -> int:
     position = Position.initial(args.game)
     sides = ("O", "X")
     mover = 0
+    turn = 0  # the turns played: rolls of the dice (G5: a climb or handed numbers is none)
+    rolled = [0, 0]  # each side's turns, O's first
     print(_INTRODUCTIONS[args.game])
     print(position)
-    for turn in range(args.max_turns):
+    while True:
         side = sides[mover]
         dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
         climb = position.turn.get("climb", 0)
         if climb:
-            dice = (climb, climb)
+            dice = (climb, climb)  # the turn of the double that began the climb goes on
+        elif turn == args.max_turns:
+            break
+        else:
+            turn += 1
+            rolled[mover] += 1
         plays = legal_plays(position, dice)
         chosen = plays[rng.integers(len(plays))]
         after = chosen.afterstate
-        rolls = "climbs to" if climb else "rolls"
-        dice = (max(dice), min(dice))
-        print(f"turn {turn + 1:>3}  {side} {rolls} {dice[0]}-{dice[1]}: {chosen.text}")
+        print(f"{_turn_label(turn, climb)}  {side} {_dice_text(position, dice)}: {chosen.text}")
         result = outcome(after)
         shown = after if side == "O" else after.flip()
         if args.boards:
-            print(shown, "\n")
+            print(draw_board(shown, tuple(rolled)), "\n")
         if result is not None:
             if not args.boards:
-                print(f"\n{shown}")
+                print(f"\n{draw_board(shown, tuple(rolled))}")
             if result.winner == 0:
                 print("\nBoth mothers are pinned: the game is a draw.")
             else:
                 kind = {1: "single game", 2: _DOUBLE[args.game], 3: "backgammon"}[result.points]
-                print(f"\n{side} wins a {kind}: {result.points} point(s) after {turn + 1} turns.")
+                print(f"\n{side} wins a {kind}: {result.points} point(s) after {turn} turns.")
             return 0
         if args.game == "gulbara" and after.row[NEXT] == 1:
             position = after  # the same side goes on: a climbing double, or its own roll
@@ -98,6 +105,26 @@ def main(argv: list[str] | None = None) -> int:
         mover = 1 - mover
     print(f"\nNo result after {args.max_turns} turns.")
     return 0
+
+
+def _turn_label(turn: int, climb: int) -> str:
+    """The start of a play's line: the turn's number on the play of its roll; blank on the
+    doubles of a climb and numbers handed over, which go on the same turn (G5, G6)."""
+    return " " * 8 if climb else f"turn {turn:>3}"
+
+
+def _dice_text(position: Position, dice: tuple[int, int]) -> str:
+    """What the mover plays: its roll, the next double of its climb (G5), or numbers handed
+    to it (G6)."""
+    high, low = max(dice), min(dice)
+    turn = position.turn
+    if not turn.get("climb"):
+        return f"rolls {high}-{low}"
+    if not turn["handed"]:
+        return f"climbs to {high}-{low}"
+    left = turn["climb_dice"]
+    some = f"{left} die" if left == 1 else f"{left} dice"
+    return f"plays {some + ' of ' if left < 4 else ''}{high}-{low} handed over"
 
 
 _DOUBLE = {

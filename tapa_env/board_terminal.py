@@ -16,7 +16,7 @@ rolls next, or which double of a climb comes next and whether it was handed over
 
 from __future__ import annotations
 
-from .board_text import _framed_stack, draw_framed_board, pip_counts
+from .board_text import _framed_stack, draw_framed_board, pip_counts, turns_so_far
 from .position import Position
 
 _ROWS_SHOWN = 5  # checkers drawn on a point, as the Tapa board draws them
@@ -24,11 +24,18 @@ _TOP, _BOTTOM = list(range(13, 25)), list(range(12, 0, -1))
 _SIDE_LINES = {"X": (1, 2, 3), "O": (10, 11, 12)}  # the lines beside the board for each side
 
 
-def draw_terminal_board(position: Position, own_name: str = "O", opp_name: str = "X") -> str:
+def draw_terminal_board(
+    position: Position,
+    own_name: str = "O",
+    opp_name: str = "X",
+    turns: tuple[int, int] | None = None,
+) -> str:
     """``position`` drawn in a frame for a person playing ``O``, the side whose frame it is
     in, in any game; ``own_name`` and ``opp_name`` are written beside each side's notes (its
     pip count and checkers borne off; in Tabla its checkers on the bar, in Gulbara where it
-    runs). Tapa's board is :func:`tapa_env.board_text.draw_framed_board`."""
+    runs). Tapa's board is :func:`tapa_env.board_text.draw_framed_board`. Gulbara's ends with
+    :func:`climb_line` (``turns``: ``O``'s and ``X``'s turns so far, where the caller counted
+    them)."""
     if position.game == "tapa":
         return draw_framed_board(position, own_name, opp_name)
     tabla = position.game == "tabla"
@@ -59,17 +66,20 @@ def draw_terminal_board(position: Position, own_name: str = "O", opp_name: str =
         for index, note in zip(_SIDE_LINES[side], notes, strict=False):
             lines[index] += "    " + note
     if not tabla:
-        lines.append(climb_line(position))
+        lines.append(climb_line(position, turns))
     return "\n".join(lines)
 
 
-def climb_line(position: Position) -> str:
-    """Gulbara: who plays next and with what, in a line (``O`` the side whose frame it is).
+def climb_line(position: Position, turns: tuple[int, int] | None = None) -> str:
+    """Gulbara: who plays next and with what, and the turns so far, in a line (``O`` the side
+    whose frame it is; ``turns`` as :func:`tapa_env.board_text.turns_so_far` takes them).
 
     >>> from tapa_env import Position
     >>> climb = Position.from_key("gulbara/2:1,13:1,24:13|14:3,15:4,16:4,18:3,19:1|own,5,4,0,3,3")
     >>> climb_line(climb)
-    'O plays 5-5 next, its double climbing on to 6-6 (G5); turns so far: O 3, X 3'
+    'O plays 5-5 next, its double climbing on to 6-6 (G5); turns so far: O 3 or more, X 3 or more'
+    >>> climb_line(climb, (12, 11))
+    'O plays 5-5 next, its double climbing on to 6-6 (G5); turns so far: O 12, X 11'
     """
     turn = position.turn
     side = "O" if turn["next"] == "own" else "X"
@@ -85,7 +95,7 @@ def climb_line(position: Position) -> str:
         what = f"{side} plays {double} next, its double climbing on to 6-6 (G5)"
     else:
         what = f"{side} plays 6-6 next, the top of its climb (G5)"
-    return f"{what}; turns so far: O {turn['own_turns']}, X {turn['opp_turns']}"
+    return f"{what}; {turns_so_far(position, turns)}"
 
 
 def _bar_cells(count: int, colour: str) -> list[str]:

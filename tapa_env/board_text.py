@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .layout import COUNTED_TURNS
+
 if TYPE_CHECKING:
     from .position import Position
 
@@ -23,12 +25,14 @@ def _stack(mine: int, theirs: int, pinned: str) -> list[str]:
     return cells + [" "] * (_ROWS_SHOWN - len(cells))
 
 
-def draw_board(position: Position) -> str:
+def draw_board(position: Position, turns: tuple[int, int] | None = None) -> str:
     """Draw ``position`` as text: ``O`` the side whose frame it is in, ``X`` the other side.
 
     A lower-case letter is a pinned checker (``x`` an opponent checker under ``O``, ``o`` a
     mover checker under ``X``). A number shows the height of a tall stack. The mover moves from
-    24 (top right) round to 1 (bottom right) and bears off there.
+    24 (top right) round to 1 (bottom right) and bears off there. A Gulbara board ends with
+    the state of the turn (:func:`turn_line`; ``turns``: ``O``'s and ``X``'s turns so far,
+    where the caller counted them).
     """
     own, opp = position.own, position.opp
     own_pinned, opp_pinned = set(position.own_pinned), set(position.opp_pinned)
@@ -57,12 +61,31 @@ def draw_board(position: Position) -> str:
     if position.game == "tabla":
         lines.append(f"O on the bar: {position.own_bar}    X on the bar: {position.opp_bar}")
     if position.game == "gulbara":
-        lines.append(turn_line(position))
+        lines.append(turn_line(position, turns))
     return "\n".join(lines)
 
 
-def turn_line(position: Position) -> str:
-    """Gulbara: who moves next and what is left of a climbing double, in a line."""
+def turns_so_far(position: Position, turns: tuple[int, int] | None = None) -> str:
+    """Gulbara: the turns each side has had, ``O``'s first: ``turns`` when given (counted by
+    the caller), else as the position knows them. A position counts a side's turns only up to
+    3, all the climbing rule needs (G5), so 3 there reads "3 or more".
+
+    >>> from tapa_env import Position
+    >>> later = Position.from_key("gulbara/13:15|1:15|opp,0,0,0,3,2")
+    >>> turns_so_far(later), turns_so_far(later, (41, 40))
+    ('turns so far: O 3 or more, X 2', 'turns so far: O 41, X 40')
+    """
+    if turns is None:
+        counted = (position.turn["own_turns"], position.turn["opp_turns"])
+        shown = [f"{n} or more" if n >= COUNTED_TURNS else str(n) for n in counted]
+    else:
+        shown = [str(int(n)) for n in turns]
+    return f"turns so far: O {shown[0]}, X {shown[1]}"
+
+
+def turn_line(position: Position, turns: tuple[int, int] | None = None) -> str:
+    """Gulbara: who moves next and what is left of a climbing double, and the turns so far
+    (:func:`turns_so_far`), in a line."""
     turn = position.turn
     side = "O" if turn["next"] == "own" else "X"
     if not turn["climb"]:
@@ -72,7 +95,7 @@ def turn_line(position: Position) -> str:
         dice = f"{left} dice of {climb}-{climb}" if left < 4 else f"{climb}-{climb}"
         handed = " (handed over)" if turn["handed"] else ""
         what = f"{side} plays {dice} next, climbing to 6-6{handed}"
-    return f"{what}; turns so far: O {turn['own_turns']}, X {turn['opp_turns']}"
+    return f"{what}; {turns_so_far(position, turns)}"
 
 
 def pip_counts(position: Position) -> tuple[int, int]:

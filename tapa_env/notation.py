@@ -10,6 +10,7 @@ reaches it, and writes it in the usual notation, in the mover's numbering (docs/
 * ``*`` follows a point where the move pins a lone opponent checker (R5), an intermediate
   point included: ``13/8*/5`` pins on 8 and frees the checker again by moving on. In Tabla
   it marks a hit (T4), and a checker entering from the bar moves from ``bar``: ``bar/20``.
+  Gulbara, where nothing is pinned or hit, has no ``*``.
 * The same move made by several checkers is written once with a count, ``13/7(2)``.
 * Moves are listed from the highest source point down; ``pass`` when nothing can be played.
 * A play that ends the game part-way (R6) is written up to the move that ended it.
@@ -19,8 +20,8 @@ moves the fewest checkers, then with the higher points first and a checker's lar
 (``24/18/13`` rather than ``24/19/13`` for 6-5). Every afterstate of a turn has its own text.
 
 :func:`parse_play` reads a text back, loosely: any order and spacing, ``OFF`` or ``off``, a
-``*`` where it pleases (the board decides what is pinned), chains (``24/18/13``), their
-separate moves (``24/18 18/13``) or their two ends (``24/13``).
+``*`` where it pleases (the board decides what is pinned; none in Gulbara), chains
+(``24/18/13``), their separate moves (``24/18 18/13``) or their two ends (``24/13``).
 """
 
 from __future__ import annotations
@@ -353,6 +354,11 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
                 "gulbara": "one checker holds a point and nothing is hit",
             }[position.game]
             raise NotationError(f"{word!r}: {position.game.capitalize()} has no bar; {why}")
+        if "*" in word and position.game == "gulbara":
+            raise NotationError(
+                f"{word!r}: a * marks a hit, and in Gulbara nothing is hit (one checker holds a "
+                "point); write the move without it"
+            )
         if "bar" in values[1:]:
             raise NotationError(f"{word!r} moves to the bar: only a hit checker goes there")
         count = int(path.group("count") or 1)
@@ -410,7 +416,8 @@ def parse_play(
     (``24/18 18/13``) or by their two ends (``24/13``); ``off`` in any case; a ``*`` is
     optional and ignored (the board decides what is pinned); ``13/7(2)`` moves two checkers.
     In Tabla ``bar/20`` enters a checker; a ``*`` tells apart two plays that move the same
-    checkers but hit differently (``24/18*/13`` and ``24/19/13``).
+    checkers but hit differently (``24/18*/13`` and ``24/19/13``). In Gulbara, where
+    nothing is hit, a ``*`` is refused.
 
     Raises:
         NotationError: (a ``ValueError``) for a text that cannot be read, or that matches no

@@ -27,7 +27,7 @@ from .layout import (
     flip,
     initial_rows,
 )
-from .rows_tabla_gulbara import first_bad_row, row_problem
+from .rows_tabla_gulbara import first_bad_row, row_problem, unreached_problem
 from .rules import GAMES, check_game
 
 _KEYS = ("own", "opp", "own_pinned", "opp_pinned", "own_off", "opp_off")
@@ -69,13 +69,13 @@ class Position:
     def __init__(self, row: np.ndarray | bytes, game: str = "tapa") -> None:
         """Wrap one position row of ``game`` (``ROW_WIDTH`` int8 values, :mod:`tapa_env.layout`).
 
-        The row is copied and validated; use :meth:`from_dict` for the interchange format.
+        The row is copied and validated: an ``int8`` row, or whole numbers of another type
+        (integers, floats that are whole) that fit the row; anything else, a fraction or a
+        value out of range included, is a ``PositionError``. Use :meth:`from_dict` for the
+        interchange format.
         """
         check_game(game)
-        data = np.frombuffer(bytes(row), dtype=ROW_DTYPE) if isinstance(row, bytes) else row
-        array = np.array(data, dtype=ROW_DTYPE).reshape(-1)
-        if array.shape != (ROW_WIDTH,):
-            raise PositionError(f"a position row has {ROW_WIDTH} values, got {array.size}")
+        array = _exact_row(row, game)
         _check_row(array, game)
         array.flags.writeable = False
         self._row = array
@@ -172,7 +172,11 @@ class Position:
 
     def flip(self) -> Position:
         """The same position seen by the other side (in Tapa and Tabla its point ``p`` is our
-        ``25 - p``; in Gulbara our ``p + 12``, modulo 24)."""
+        ``25 - p``; in Gulbara our ``p + 12``, modulo 24).
+
+        A Gulbara afterstate whose side climbs on, seen so, is for drawing only: no position
+        is written with the other side's own climb still to play (docs/formats.md).
+        """
         return Position._trusted(flip(self._row, self._game)[0], self._game)
 
     def to_dict(self) -> dict:
@@ -215,7 +219,7 @@ class Position:
         if not isinstance(data, dict):
             raise PositionError(f"a position is a dict with keys {list(_KEYS)}, got {type(data)}")
         game = data.get("game", "tapa")
-        if game not in _GAME_KEYS:
+        if not isinstance(game, str) or game not in _GAME_KEYS:
             raise PositionError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
         keys = _GAME_KEYS[game]
         missing = [k for k in keys if k not in data and k != "game"]
@@ -224,7 +228,9 @@ class Position:
             if key in _NOT_IN_GAME.get(game, {}):
                 raise PositionError(f"{game} position: {key!r}: {_NOT_IN_GAME[game][key]}")
         if missing or extra:
-            raise PositionError(f"{game} position keys: missing {missing}, unexpected {extra}")
+            wrong = [f"{what} {names}" for what, names in (("missing", missing),
+                     ("unexpected", extra)) if names]  # fmt: skip
+            raise PositionError(f"{game} position keys: {', '.join(wrong)}")
         if game != "tapa":
             return _read_other_game(cls, data, game)
         row = _read_counts(data)
@@ -460,6 +466,8 @@ def _check_int(value: object, what: str) -> None:
 def _check_row(row: np.ndarray, game: str = "tapa") -> None:
     """Raise ``PositionError`` naming the first way ``row`` cannot be a position of ``game``."""
     problem = _row_problem(row) if game == "tapa" else row_problem(row, game)
+    if problem is None and game == "gulbara":
+        problem = unreached_problem(row)
     if problem is not None:
         raise PositionError(problem)
     bars = row[OWN_BAR] or row[OPP_BAR] if game == "tabla" else False
@@ -571,19 +579,10 @@ def check_rows(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
         raise PositionError(
             f"position rows must hold integers (counts and pin values), got {array.dtype}"
         )
-    with np.errstate(invalid="ignore"):
-        checked = as_rows(array)
-        changed = checked != array.reshape(checked.shape)  # wrapped, truncated or NaN
+    checked, unfit = _fitted(array, game)
     bad = _first_bad_row(checked)
-    if changed.any():
-        index, column = (int(i) for i in np.argwhere(changed)[0])
-        if bad < 0 or index <= bad:
-            value = array.reshape(checked.shape)[index, column].item()
-            if column < PIN:
-                rule = f"a count is a whole number from 0 to {CHECKERS}"
-            else:
-                rule = "use -1, 0 or +1"
-            raise PositionError(f"row {index}: {_column_name(column)} is {value!r}; {rule}")
+    if unfit is not None and (bad < 0 or unfit[0] <= bad):
+        raise PositionError(f"row {unfit[0]}: {unfit[1]}")
     if bad >= 0:
         raise PositionError(f"row {bad}: {_row_problem(checked[bad])}")
     return checked
@@ -599,16 +598,48 @@ def _check_other_rows(array: np.ndarray, game: str) -> np.ndarray:
         return checked
     if array.dtype.kind not in "iuf":
         raise PositionError(f"position rows must hold integers, got {array.dtype}")
-    with np.errstate(invalid="ignore"):
-        checked = as_rows(array)
-        changed = checked != array.reshape(checked.shape)
-    if changed.any():
-        index, column = (int(i) for i in np.argwhere(changed)[0])
-        value = array.reshape(checked.shape)[index, column].item()
-        raise PositionError(
-            f"row {index}: column {column} is {value!r}; a {game} row holds small whole numbers"
-        )
+    checked, unfit = _fitted(array, game)
+    if unfit is not None:
+        raise PositionError(f"row {unfit[0]}: {unfit[1]}")
     bad = first_bad_row(checked, game == "tabla")
     if bad >= 0:
         raise PositionError(f"row {bad}: {row_problem(checked[bad], game)}")
     return checked
+
+
+def _fitted(array: np.ndarray, game: str) -> tuple[np.ndarray, tuple[int, str] | None]:
+    """``array`` (integers or floats) as ``int8`` rows ``(B, ROW_WIDTH)``, and the first value
+    that the conversion changed (a fraction, a value out of ``int8``'s range, a NaN) as
+    ``(row index, what is wrong)``, or ``None`` when every value is read exactly."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        checked = as_rows(array)
+        changed = checked != array.reshape(checked.shape)
+    if not changed.any():
+        return checked, None
+    index, column = (int(i) for i in np.argwhere(changed)[0])
+    value = array.reshape(checked.shape)[index, column].item()
+    if game != "tapa":
+        name = _column_name(column) if column < PIN else f"column {column}"
+        return checked, (index, f"{name} is {value!r}; a {game} row holds small whole numbers")
+    rule = f"a count is a whole number from 0 to {CHECKERS}" if column < PIN else "use -1, 0 or +1"
+    return checked, (index, f"{_column_name(column)} is {value!r}; {rule}")
+
+
+def _exact_row(row: object, game: str) -> np.ndarray:
+    """One position row of ``game`` as a writable ``int8`` copy of shape ``(ROW_WIDTH,)``;
+    a ``PositionError`` for a value that is no whole number or does not fit the row."""
+    if isinstance(row, bytes):
+        array = np.frombuffer(row, dtype=ROW_DTYPE)
+    else:
+        try:
+            array = np.asarray(row)
+        except (TypeError, ValueError) as problem:
+            raise PositionError(f"a position row is {ROW_WIDTH} whole numbers: {problem}") from None
+    if array.dtype.kind not in "iuf":
+        raise PositionError(f"a position row holds whole numbers, got {array.dtype} values")
+    if array.size != ROW_WIDTH:
+        raise PositionError(f"a position row has {ROW_WIDTH} values, got {array.size}")
+    checked, unfit = _fitted(array.reshape(ROW_WIDTH), game)
+    if unfit is not None:
+        raise PositionError(unfit[1])
+    return checked[0].copy()

@@ -3,7 +3,10 @@
 Tapa's checks live in :mod:`tapa_env.position`; these are the other two games'. Both games:
 counts 0 to 15, no point shared by the two colours, at most 15 checkers of a side. Tabla: the
 bars hold 0 to 15 and count with the side's checkers; the rest of the third block is zero.
-Gulbara: the turn columns hold what :mod:`tapa_env.layout` says and the rest is zero.
+Gulbara: the turn columns hold what :mod:`tapa_env.layout` says and the rest is zero; and, for a
+``Position`` (:func:`unreached_problem`), in a state a game reaches: a climb after the opening,
+a side's own climb whole and its own to play, turns that alternate, no checker moved without a
+turn (docs/formats.md, "Gulbara").
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from .layout import (
     CLIMB,
     CLIMB_DICE,
     COUNTED_TURNS,
+    GULBARA_START,
     HANDED,
     NEXT,
     OPP,
@@ -30,6 +34,13 @@ from .layout import (
     POINTS,
     ROW_WIDTH,
 )
+
+OPENING_TURNS = 4
+"""Gulbara: the turns both sides have had together, at least, once a double can climb (G5)."""
+_OWN_START = OWN + POINTS - 1
+"""Gulbara: the mover's starting point 24."""
+_OPP_START = OPP + GULBARA_START
+"""Gulbara: the opponent's starting point, the mover's 12."""
 
 _TABLA_USED = (OWN_BAR, OPP_BAR)
 _GULBARA_USED = (NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS)
@@ -135,4 +146,57 @@ def _gulbara_turn_problem(row: np.ndarray) -> str | None:
     for name, column in (("own_turns", OWN_TURNS), ("opp_turns", OPP_TURNS)):
         if not 0 <= row[column] <= COUNTED_TURNS:
             return f"{name} is {row[column]}; turns are counted 0 to {COUNTED_TURNS}"
+    return None
+
+
+def unreached_problem(row: np.ndarray) -> str | None:
+    """The first way the turn state of a Gulbara row that :func:`row_problem` passes is one
+    that no game reaches (G1, G5, G6; docs/formats.md, "Gulbara"), or ``None``.
+
+    :class:`tapa_env.Position` checks it, where positions come in; the batched engine does
+    not, and plays any turn state whose fields are in range.
+    """
+    row = row.astype(np.int64)
+    own_total, opp_total = row[OWN_COLUMNS].sum(), row[OPP_COLUMNS].sum()
+    climb, left, handed = row[CLIMB], row[CLIMB_DICE], row[HANDED]
+    turns = {"own": row[OWN_TURNS], "opp": row[OPP_TURNS]}
+    next_ = "own" if row[NEXT] == 1 else "opp"
+    if climb and not handed:
+        if next_ != "own":
+            return (
+                f"next is opp with climb {climb} not handed: a side plays its own climb before "
+                "the turn passes, so a climb the other side plays was handed over (G6)"
+            )
+        if left != 4:
+            return (
+                f"climb {climb} with climb_dice {left} not handed: a side's own climb plays "
+                "whole doubles, 4 dice; fewer are left only of numbers handed over (G6)"
+            )
+        if climb < 2:
+            return (
+                "climb 1 not handed: a side's own climb goes on from the double above the one "
+                "it rolled, 2 to 6; a 1-1 is only handed over (G6)"
+            )
+    if climb and turns["own"] + turns["opp"] < OPENING_TURNS:
+        return (
+            f"climb {climb} with own_turns {turns['own']} and opp_turns {turns['opp']}: a double "
+            f"climbs only after the opening, when both sides have had {OPENING_TURNS} turns or "
+            "more together (G5)"
+        )
+    for side, column in (("own", _OWN_START), ("opp", _OPP_START)):
+        if turns[side] == 0 and row[column] != CHECKERS:
+            start = POINTS if side == "own" else GULBARA_START + 1
+            return (
+                f"{side}_turns is 0 but {side} has moved: a side that has had no turn has all "
+                f"{CHECKERS} checkers on its starting point, the mover's {start} (G1)"
+            )
+    if own_total and opp_total:
+        roller = next_ if not climb or handed else ("opp" if next_ == "own" else "own")
+        other = "opp" if roller == "own" else "own"
+        if not turns[other] - 1 <= turns[roller] <= turns[other]:
+            return (
+                f"own_turns {turns['own']} and opp_turns {turns['opp']} with {roller} to roll "
+                f"next: turns alternate, so the side to roll next has had as many turns as the "
+                "other or one fewer"
+            )
     return None

@@ -11,9 +11,10 @@ import pytest
 from boards import gulbara_board, tabla_board
 
 import tapa_env.board_terminal as board_terminal
+import tapa_env.board_text as board_text
 from tapa_env import Position
 from tapa_env.board_terminal import climb_line, draw_terminal_board
-from tapa_env.board_text import draw_framed_board, pip_counts
+from tapa_env.board_text import draw_board, draw_framed_board, pip_counts
 from tapa_env.rules import default_rules
 from tapa_env.selfplay import random_self_play
 
@@ -65,14 +66,14 @@ def test_gulbaras_board_says_where_x_runs_and_what_comes_next():
     lines = text.splitlines()
     assert "runs 12 to 1, then 24 to 13; home 13-18" in lines[3]  # beside X's notes
     assert "runs 24 to 13, then 12 to 1; home 1-6" in lines[12]  # beside yours
-    assert lines[-1] == "O rolls next; turns so far: O 3, X 3"
+    assert lines[-1] == "O rolls next; turns so far: O 3 or more, X 3 or more"
     assert "|BAR|" not in text and "| |" in lines[7]
 
 
 @pytest.mark.parametrize(
     ("turn", "line"),
     [
-        ({"next": "opp"}, "X rolls next; turns so far: O 3, X 3"),
+        ({"next": "opp"}, "X rolls next; turns so far: O 3 or more, X 3 or more"),
         ({"climb": 4, "climb_dice": 4}, "O plays 4-4 next, its double climbing on to 6-6 (G5)"),
         ({"climb": 6, "climb_dice": 4}, "O plays 6-6 next, the top of its climb (G5)"),
         (
@@ -91,6 +92,29 @@ def test_G5_G6_the_climb_line_says_which_double_comes_next(turn, line):
     assert climb_line(position).startswith(line)
 
 
+@pytest.mark.parametrize(
+    ("turns", "next_", "shown"),
+    [((0, 0), "own", "O rolls next; turns so far: O 0, X 0"),
+     ((1, 2), "own", "O rolls next; turns so far: O 1, X 2"),
+     ((3, 2), "opp", "X rolls next; turns so far: O 3 or more, X 2"),
+     ((3, 3), "own", "O rolls next; turns so far: O 3 or more, X 3 or more")],
+)  # fmt: skip
+def test_G5_a_position_counts_turns_to_3_so_its_boards_say_3_or_more(turns, next_, shown):
+    own = {24: 15} if turns[0] == 0 else {24: 13, 20: 2}
+    opp = {12: 15} if turns[1] == 0 else {12: 14, 8: 1}
+    position = gulbara_board(own, opp, next=next_, own_turns=turns[0], opp_turns=turns[1])
+    for board in (draw_terminal_board(position, "you", "runner"), str(position)):
+        assert board.splitlines()[-1] == shown
+
+
+def test_G5_a_board_shows_the_turns_its_caller_counted():
+    position = gulbara_board({24: 13, 20: 2}, {12: 14, 8: 1}, climb=4, climb_dice=4)
+    line = "O plays 4-4 next, its double climbing on to 6-6 (G5); turns so far: O 29, X 28"
+    assert climb_line(position, (29, 28)) == line
+    assert draw_terminal_board(position, "you", "runner", turns=(29, 28)).endswith(line)
+    assert draw_board(position, (29, 28)).endswith("; turns so far: O 29, X 28")
+
+
 def test_tapas_board_is_the_framed_board_with_its_pins():
     position = Position.from_key("8:1,21:1,24:13|1:14,8:1|+8")
     assert draw_terminal_board(position, "you", "bot") == draw_framed_board(position, "you", "bot")
@@ -98,3 +122,4 @@ def test_tapas_board_is_the_framed_board_with_its_pins():
 
 def test_the_modules_docstring_examples_hold():
     assert doctest.testmod(board_terminal).failed == 0
+    assert doctest.testmod(board_text).failed == 0

@@ -15,7 +15,7 @@ import pickle
 import numpy as np
 import pytest
 
-from tapa_env import Position, PositionError, legal_afterstates, outcome
+from tapa_env import Position, PositionError, generate_afterstates, legal_afterstates, outcome
 
 try:
     from boards import board, board_dict
@@ -448,3 +448,86 @@ def test_a_position_where_both_sides_bore_off_everything_is_rejected():
     }
     with pytest.raises(PositionError, match="both sides"):
         Position.from_dict(empty)
+
+
+# --- the game key and the keys' message (docs/formats.md, "Positions") --------------------
+
+
+@pytest.mark.parametrize("game", [["tabla"], {"name": "gulbara"}, ("tapa",), 3, None])
+def test_a_game_that_is_not_a_games_name_is_a_one_line_position_error(game):
+    with pytest.raises(PositionError, match="game must be one of tapa, tabla, gulbara") as error:
+        Position.from_dict({**INITIAL_DICT, "game": game})
+    assert "\n" not in str(error.value) and repr(game) in str(error.value)
+
+
+def test_a_key_error_names_only_the_kinds_of_key_problem_there_are():
+    with pytest.raises(PositionError) as missing:
+        Position.from_dict(without("opp_off"))
+    assert str(missing.value) == "tapa position keys: missing ['opp_off']"
+    with pytest.raises(PositionError) as unexpected:
+        Position.from_dict(start_with(turn=1))
+    assert str(unexpected.value) == "tapa position keys: unexpected ['turn']"
+    both = {**without("opp_off"), "turn": 1}
+    with pytest.raises(PositionError, match=r"missing \['opp_off'\], unexpected \['turn'\]"):
+        Position.from_dict(both)
+    gulbara = {k: v for k, v in Position.initial("gulbara").to_dict().items() if k != "climb"}
+    with pytest.raises(PositionError) as other_game:
+        Position.from_dict(gulbara)
+    assert str(other_game.value) == "gulbara position keys: missing ['climb']"
+
+
+# --- Position(row): whole numbers that fit, for every game (docs/formats.md, the row) ------
+
+
+def start_row(game: str, dtype=np.int64) -> np.ndarray:
+    """A game's starting row as ``dtype``, writable."""
+    return Position.initial(game).row.astype(dtype)
+
+
+@pytest.mark.parametrize("game", ["tapa", "tabla", "gulbara"])
+@pytest.mark.parametrize(
+    "column, value",
+    [(23, 261), (23, 14.9), (23, 5.7), (23, -129), (23, np.nan), (22, 0.1), (30, 1e300)],
+)
+def test_a_row_value_int8_cannot_hold_exactly_is_refused_not_wrapped_or_cut(game, column, value):
+    row = start_row(game, np.float64 if isinstance(value, float) else np.int64)
+    row[column] = value
+    with pytest.raises(PositionError, match=r"whole number") as error:
+        Position(row, game)
+    assert "\n" not in str(error.value)
+    # The batched engine refuses the same row.
+    with pytest.raises(PositionError, match=r"whole number"):
+        generate_afterstates(row[None, :], [[6, 5]], rules=None, game=game)
+
+
+def test_a_gulbara_row_that_splits_a_checker_in_two_is_refused():
+    row = start_row("gulbara", np.float64)
+    row[23], row[22] = 14.9, 0.1  # 15 checkers in all, but not whole ones
+    with pytest.raises(PositionError, match=r"own\[22\] \(point 23\) is 0.1"):
+        Position(row, "gulbara")
+
+
+@pytest.mark.parametrize("game", ["tapa", "tabla", "gulbara"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda row: row.astype(np.int64),
+        lambda row: row.astype(np.float32),
+        lambda row: row.astype(np.uint8) if row.min() >= 0 else row.astype(np.int16),
+        lambda row: [int(v) for v in row],
+        lambda row: row.reshape(1, -1),
+        bytes,
+    ],
+    ids=["int64", "float32", "unsigned", "list", "batch of one", "bytes"],
+)
+def test_whole_numbers_that_fit_make_the_same_position(game, make):
+    start = Position.initial(game)
+    assert Position(make(start.row.copy()), game) == start
+
+
+@pytest.mark.parametrize("game", ["tapa", "tabla", "gulbara"])
+@pytest.mark.parametrize("kind", [bool, str, object])
+def test_a_row_of_booleans_strings_or_objects_is_refused(game, kind):
+    row = start_row(game).astype(kind)
+    with pytest.raises(PositionError, match="whole numbers"):
+        Position(row, game)

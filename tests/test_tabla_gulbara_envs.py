@@ -5,7 +5,9 @@ and the checker-move turns equal to the engine's afterstates. What the games sha
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import subprocess
 import sys
 import warnings
@@ -205,6 +207,23 @@ def test_bad_reset_options_are_refused_naming_the_problem(game, options, message
 
 
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "value", [{"game": ["tabla"]}, {"game": {"name": "gulbara"}}, '{"game": ["gulbara"]}']
+)
+def test_a_reset_position_whose_game_is_not_a_name_is_a_position_error(game, value):
+    env = gymnasium.make(ENVS[game]).unwrapped
+    with pytest.raises(tapa_env.PositionError, match="game must be one of") as error:
+        env.reset(seed=0, options={"position": value})
+    assert "\n" not in str(error.value)
+
+
+def test_a_reset_position_with_a_turn_state_no_game_reaches_is_refused():
+    env = gymnasium.make("Gulbara-v0").unwrapped
+    with pytest.raises(tapa_env.PositionError, match="climb_dice 2 not handed"):
+        env.reset(seed=0, options={"position": "gulbara/24:15|12:15|own,6,2,0,3,3"})
+
+
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("opponent", ["offensive", "checkpoints/tapa-td.pt"])
 def test_a_tapa_bot_is_refused_as_another_games_opponent(game, opponent):
     with pytest.raises(ValueError, match="tapa|Tapa"):
@@ -246,3 +265,26 @@ def test_python_m_tapa_env_plays_a_random_game(game):
     assert result.returncode == 0, result.stderr
     assert game.capitalize() in result.stdout and " wins a " in result.stdout
     assert ("on the bar" in result.stdout) == (game == "tabla")
+
+
+def test_G5_the_random_game_numbers_turns_by_rolls_and_a_climb_goes_on_its_doubles_turn(capsys):
+    from tapa_env.__main__ import main
+
+    assert main(["--game", "gulbara", "--seed", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    play = re.compile(r"(?:turn +(\d+)| {8})  ([OX]) (rolls|climbs to|plays) ")
+    plays = [(line, play.match(line)) for line in lines if play.match(line)]
+    numbered = [int(found[1]) for _, found in plays if found[1]]
+    assert numbered == list(range(1, len(numbered) + 1))  # one number a roll, in order
+    # Only a roll starts a turn: the doubles of a climb and the numbers handed over go on it.
+    assert all((found[3] == "rolls") == bool(found[1]) for _, found in plays)
+    assert {found[3] for _, found in plays} == {"rolls", "climbs to", "plays"}
+    for (before, _), (line, found) in itertools.pairwise(plays):
+        if found[3] == "climbs to":  # a climb follows its double or the double before
+            assert re.search(r"(?:rolls|climbs to) (\d)-\1:", before), (before, line)
+    # The end: the turns played, and each side's turns on the last board, counted, not capped.
+    last = len(numbered)
+    assert lines[-1].endswith(f"after {last} turns.")
+    turns_line = next(line for line in reversed(lines) if "turns so far" in line)
+    found = re.search(r"turns so far: O (\d+), X (\d+)$", turns_line)
+    assert int(found[1]) + int(found[2]) == last and int(found[1]) > 3

@@ -278,6 +278,23 @@ def test_G8_G9_bearing_off_and_mars():
     assert outcome(Position.initial("gulbara")) is None
 
 
+@pytest.mark.parametrize("text", ["24/19* 24/21", "24/19/16*", "24/19 * 24/21", "24/21*/16"])
+def test_G4_nothing_is_hit_so_a_star_in_a_gulbara_play_is_refused_in_one_line(text):
+    position = gulbara({24: 15}, {12: 15})
+    assert parse_play(text.replace("*", "").replace("  ", " "), position, (5, 3))
+    with pytest.raises(NotationError, match=r"a \* marks a hit, and in Gulbara nothing is hit"):
+        parse_play(text, position, (5, 3))
+    # Tabla marks its hits so, and Tapa its pins (R5): a star is theirs.
+    tabla_position = tabla({24: 2, 13: 13}, {1: 15})
+    assert parse_play("24/19 24/21", tabla_position, (5, 3)) == parse_play(
+        "24/19* 24/21", tabla_position, (5, 3)
+    )
+    tapa_start = Position.initial()
+    assert parse_play("24/18* 24/19", tapa_start, (6, 5)) == parse_play(
+        "24/18 24/19", tapa_start, (6, 5)
+    )
+
+
 def test_G10_a_blocked_mover_passes_with_its_turn_moved_on():
     position = gulbara({24: 15}, {18: 1, 19: 1, 12: 13}, own_turns=0, opp_turns=1)
     (after,) = legal_afterstates(position, (6, 5))
@@ -319,6 +336,7 @@ def test_a_position_of_one_game_is_not_equal_to_the_same_row_of_another():
     tapa = Position(initial_rows(1, "tapa")[0], "tapa")
     rows = initial_rows(1, "tapa")[0].copy()
     rows[48] = 1  # Gulbara's "the mover moves next"
+    rows[52] = rows[53] = 1  # a turn each: the opponent has left its start (G1)
     assert Position(rows, "gulbara") != tapa
     with pytest.raises(PositionError, match="next"):
         Position(initial_rows(1, "tapa")[0], "gulbara")
