@@ -18,6 +18,13 @@ the game and its starter; the end says who won and New match starts another. The
 match to 7 at a phone size under ``-m slow``. Screenshots go to a temporary folder; match.png
 (a match's second game with Hint's plays) to the folder named by TAPA_SCREENSHOTS
 (docs/screenshots for play.md's).
+
+The page's ``checkMatchState`` (web/js/match.js) holds a match JSON to ``MatchState``'s
+rules: it refuses each of tests/test_match.py's wrong types and impossible scores (a JSON
+``1.0`` excepted, which JavaScript reads as ``1``), and on a grid of scores, games played,
+starters and positions it reads what Python reads and refuses what Python refuses, save a
+length past its table's :data:`PAGE_MAX_LENGTH`. A saved match whose games no match can give
+is dropped: the page starts a new match without a question and an empty console.
 """
 
 from __future__ import annotations
@@ -31,13 +38,17 @@ from pathlib import Path
 
 import pytest
 
+from agents.errors import MatchError
+from agents.match.rules import MAX_LENGTH, MatchRules
 from agents.match.state import MatchState
+from tapa_env import Position
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scripts"))
 import export_web_match  # noqa: E402
-from test_web_page import DESKTOP, OVER, PHONE, Page  # noqa: E402
+import test_match  # noqa: E402
+from test_web_page import DESKTOP, OVER, PHONE, SAVE_KEY, Page  # noqa: E402
 from test_web_rules import node  # noqa: E402
 from web_browser import open_page  # noqa: E402
 
@@ -53,6 +64,8 @@ NEAR_TIE = 1e-5
 way (the page's network runs in another order of float32 sums, and its table is rounded to
 six decimals)."""
 CHANCE_TOLERANCE = 2e-5
+PAGE_MAX_LENGTH = 15
+"""web/js/match.js's ``MAX_MATCH``: the page's match equity table covers 15 points."""
 MATCH_SEED = 41
 """The dice of the match to 3: it goes to a third game, Tapa, each side winning a game."""
 TURN_MS = 30_000
@@ -154,6 +167,205 @@ def test_the_page_plays_to_the_score_as_pythons_match_player(vectors, site, brow
         assert not errors, errors
     finally:
         page.context.close()
+
+
+# --- the match JSON the page reads -------------------------------------------------------------
+
+CHECK_IN_NODE = """
+import { readFileSync } from "node:fs";
+const { checkMatchState } = await import(process.env.MATCH_JS);
+const states = JSON.parse(readFileSync(0, "utf8"));
+const found = states.map((state) => {
+  try {
+    checkMatchState(state);
+    return null;
+  } catch (error) {
+    return `${error.name}: ${error.message}`;
+  }
+});
+process.stdout.write(JSON.stringify(found));
+"""
+
+
+def page_verdicts(texts: list[str]) -> list[str | None]:
+    """web/js/match.js's ``checkMatchState`` on each JSON text: ``None`` where it reads the
+    state, else its error (``MatchError: ...``)."""
+    env = {**os.environ, "MATCH_JS": (ROOT / "web" / "js" / "match.js").as_uri()}
+    result = subprocess.run(
+        [node(), "--input-type=module", "-e", CHECK_IN_NODE], input=f"[{','.join(texts)}]",
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout)
+
+
+def python_verdict(text: str) -> str | None:
+    """``MatchState.from_dict`` on the JSON ``text`` as JavaScript reads it (a ``1.0`` is the
+    whole number 1 there): ``None`` where it reads the state, else its message."""
+
+    def number(token: str) -> int | float:
+        value = float(token)
+        return int(value) if value.is_integer() else value
+
+    try:
+        MatchState.from_dict(json.loads(text, parse_float=number))
+    except MatchError as error:
+        return str(error)
+    return None
+
+
+def expected_on_the_page(text: str) -> bool:
+    """Whether the page must read the state: Python reads it as JavaScript sees it, and its
+    length is within the page's table."""
+    length = json.loads(text).get("length") if text.startswith("{") else None
+    past = isinstance(length, int) and not isinstance(length, bool) and length > PAGE_MAX_LENGTH
+    return python_verdict(text) is None and not past
+
+
+def python_refusals() -> list[tuple[dict, str]]:
+    """tests/test_match.py's match JSON of a wrong type or an impossible score: each change
+    to ``MatchState().to_dict()`` and the words of its refusal."""
+    name = "test_a_match_json_of_a_wrong_type_or_an_impossible_score_is_refused_in_one_line"
+    marks = getattr(test_match, name).pytestmark
+    (mark,) = [mark for mark in marks if mark.name == "parametrize"]
+    return list(mark.args[1])
+
+
+def test_the_page_refuses_each_match_json_python_refuses():
+    cases = python_refusals()
+    assert len(cases) >= 20
+    texts = [json.dumps({**MatchState().to_dict(), **change}) for change, _ in cases]
+    found = page_verdicts(texts)
+    read = []
+    for (change, words), text, verdict in zip(cases, texts, found, strict=True):
+        with pytest.raises(MatchError, match=re.escape(words)):
+            MatchState.from_dict(json.loads(text))
+        if expected_on_the_page(text):
+            read.append(text)
+            assert verdict is None, (change, verdict)
+        else:
+            assert verdict and verdict.startswith("MatchError: "), (change, verdict)
+            assert "\n" not in verdict, verdict
+    # Only a float that is a whole number (1.0) is read: JavaScript cannot tell it from 1.
+    assert all(re.search(r"\b\d+\.0\b", text) for text in read), read
+    assert len(read) <= 6, read
+
+
+def grid_states() -> list[str]:
+    """Match JSON texts over lengths, orders, scores and games played, between games and in a
+    game (both starters, the order's game or another), each as ``MatchState.to_dict`` writes
+    its keys: every score Python reads and many it refuses."""
+    texts = []
+    starts = {game: Position.initial(game).to_dict() for game in ORDER}
+    for length in (1, 2, 3, 5, 7, PAGE_MAX_LENGTH, PAGE_MAX_LENGTH + 1, MAX_LENGTH):
+        edge = sorted({0, 1, 2, 3, length - 2, length - 1, length, length + 1} - {-1})
+        points = range(length + 2) if length <= 7 else edge
+        for order in (ORDER, ("tapa",), ("gulbara", "tabla")):
+            rules = MatchRules(length, order).to_dict()
+            for mine in points:
+                for theirs in points:
+                    for played in range(0, 2 * length + 4):
+                        game = order[played % len(order)]
+                        base = {
+                            **rules, "score": [mine, theirs], "games_played": played,
+                            "game": game, "starter": None, "to_move": None, "position": None,
+                        }  # fmt: skip
+                        texts.append(json.dumps(base))
+                        texts.append(json.dumps({**base, "starter": 1}))
+                        if played % 4 == 0:
+                            texts.append(
+                                json.dumps(
+                                    {**base, "starter": 0, "to_move": 1, "position": starts[game]}
+                                )
+                            )
+                        if played == 5:
+                            other = ORDER[(ORDER.index(game) + 1) % 3]
+                            texts.append(
+                                json.dumps(
+                                    {**base, "starter": 0, "to_move": 0, "position": starts[other]}
+                                )
+                            )
+    return texts
+
+
+def test_the_page_reads_every_match_json_python_reads_and_no_other():
+    texts = grid_states()
+    found = page_verdicts(texts)
+    expected = [expected_on_the_page(text) for text in texts]
+    assert sum(expected) >= 5000 and len(texts) - sum(expected) >= 5000
+    wrong = [
+        f"{text}: page {verdict}, Python {python_verdict(text)}"
+        for text, verdict, reads in zip(texts, found, expected, strict=True)
+        if (verdict is None) != reads
+    ]
+    assert not wrong, "\n".join(wrong[:5]) + f"\n({len(wrong)} in all)"
+    past = [
+        verdict
+        for text, verdict in zip(texts, found, strict=True)
+        if json.loads(text)["length"] > PAGE_MAX_LENGTH
+    ]
+    assert past and all(
+        f"match length must be a whole number from 1 to {PAGE_MAX_LENGTH}" in verdict
+        for verdict in past
+    )
+
+
+# --- a saved match ------------------------------------------------------------------------------
+
+SAVED_MATCH = """([length, games]) => Promise.all([
+    import("./js/ui_match.js"), import("./js/games.js"), import("./js/ui_save.js"),
+]).then(([{ Match, YOU }, { initialPosition }, save]) => {
+    const match = new Match(length);
+    for (const result of games) match.record(result);
+    match.starter ??= YOU;
+    const position = initialPosition(match.game);
+    const saved = JSON.parse(localStorage.getItem(save.SAVE_KEY));
+    return JSON.stringify({
+        ...saved, game: match.game, match: length, level: "score", games, position,
+        roll: [6, 5], plays: 4, news: "", moved: [], thrown: null, phase: "your-turn",
+        log: [["A saved match.", ""]], state: match.toDict(position, YOU),
+    });
+})"""
+
+
+def test_a_saved_match_that_no_match_can_give_is_dropped(browser, site):
+    """A saved match (localStorage) whose games give an impossible score (a drawn Tabla game,
+    a Tabla game of 3 points) is dropped: a new match starts without a question, the console
+    empty; the same record with a possible game is offered."""
+    page = Page(browser, site, "?seed=5&match=5&first=you&delay=0", DESKTOP)
+    try:
+        page.wait("your-turn", timeout=TURN_MS)
+        start = page.board()["key"]
+        assert start == STARTS["tabla"]
+
+        def result(winner, points, kind):
+            return {"winner": winner, "points": points, "kind": kind, "how": "", "game": "tabla"}
+
+        impossible = [
+            result(None, 0, "single"),  # Tabla is never drawn (R10): 0-0 after a game
+            result("bot", 3, "backgammon"),  # a match plays no triple (M2): 0-3 after a game
+        ]
+        for games in ([game] for game in impossible):
+            record = page.page.evaluate(SAVED_MATCH, [5, games])
+            page.page.evaluate(f"(value) => localStorage.setItem('{SAVE_KEY}', value)", record)
+            page.reload()
+            assert page.wait("your-turn", "saved", timeout=TURN_MS) == "your-turn", games
+            assert page.board()["key"] == start and "A saved match." not in page.log()
+            assert page.score() == "Match to 5: you 0, bot 0"
+            # The new match's record replaces the one dropped.
+            saved = json.loads(page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')"))
+            assert saved["games"] == [] and saved["state"]["score"] == [0, 0]
+        record = page.page.evaluate(SAVED_MATCH, [5, [result("bot", 2, "mars")]])
+        page.page.evaluate(f"(value) => localStorage.setItem('{SAVE_KEY}', value)", record)
+        page.reload()
+        _, text = page.answer("yes")
+        assert "A match to 5, you 0, bot 2" in text, text
+        assert page.wait("your-turn", timeout=TURN_MS) == "your-turn"
+        assert page.board()["key"] == STARTS["gulbara"]
+        assert match_state(page).score == (0, 2)
+        assert page.errors == []
+    finally:
+        page.close()
 
 
 # --- whole matches on the page -------------------------------------------------------------------

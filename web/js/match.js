@@ -17,8 +17,13 @@ import { GAMES, checkPosition, gameOf } from "./games.js";
 export const MATCH_ORDER = Object.freeze(["tabla", "gulbara", "tapa"]);
 /** Who starts after a drawn Tapa game: the page plays "throw" (both throw again, R10). */
 export const DRAW_STARTERS = Object.freeze(["throw", "same", "other"]);
-/** The longest match the page plays: the table's points to go. */
+/** The longest match the page plays: the table's points to go (Python's `MAX_LENGTH` is
+ * longer; a match JSON longer than this is refused here, its message naming the bound). */
 export const MAX_MATCH = 15;
+/** The most a game scores in a match: a double win; a match plays no triple (M2). */
+export const MAX_POINTS = 2;
+/** The games that can end drawn (R10); Tabla and Gulbara always give a winner a point. */
+export const DRAWN_GAMES = Object.freeze(["tapa"]);
 /** The table's file, relative to web/, and its format. */
 export const TABLE_FILE = "models/match-equity.json";
 export const TABLE_FORMAT = "tapa-rl/match-equity";
@@ -30,6 +35,8 @@ export const MATCH_KEYS = Object.freeze([
 
 const whole = (value, least = 0) => Number.isInteger(value) && value >= least;
 const show = (value) => JSON.stringify(value);
+/** What a JSON value is, for a message: `null`, `array`, `string`, `number`... */
+const kindOf = (value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value);
 
 /** A match's JSON that cannot be read; the message says why. */
 export class MatchError extends Error {
@@ -43,58 +50,126 @@ function check(ok, message) {
   if (!ok) throw new MatchError(message);
 }
 
+/** How many of a match's first `played` games, in `order`, cannot have ended drawn (those not
+ * in `DRAWN_GAMES`): each gave its winner at least a point. Python's `MatchRules.decided`. */
+export function decidedGames(order, played) {
+  const decisive = order.map((game) => !DRAWN_GAMES.includes(game));
+  const count = (games) => games.filter(Boolean).length;
+  const rounds = Math.floor(played / order.length);
+  return rounds * count(decisive) + count(decisive.slice(0, played % order.length));
+}
+
+/** The score is one the games played can give (M2, Python's `MatchState._check_score`): a
+ * side stops at the length, at most `MAX_POINTS` a game, and at least a point for each game
+ * that cannot be drawn. */
+function checkScore([mine, theirs], length, order, played) {
+  const score = `match score ${mine}-${theirs}`;
+  check(
+    Math.max(mine, theirs) <= length,
+    `${score} in a match to ${length}: points past the length count for nothing, so a side ` +
+      `has at most ${length}`,
+  );
+  check(Math.min(mine, theirs) < length, `${score}: only one side can reach ${length}`);
+  const games = `${played} game${played === 1 ? "" : "s"}`;
+  check(
+    mine + theirs <= MAX_POINTS * played,
+    `${score} after ${games}: a game scores at most ${MAX_POINTS} points (a match plays no ` +
+      "triple)",
+  );
+  const decided = decidedGames(order, played);
+  const decisive = [...new Set(order.filter((game) => !DRAWN_GAMES.includes(game)))];
+  check(
+    mine + theirs >= decided,
+    `${score} after ${games}: ${decided} of them were ${decisive.join(" and ")}, which cannot ` +
+      `be drawn (only ${DRAWN_GAMES.join(" and ")} can), and each gave its winner at least a ` +
+      "point",
+  );
+}
+
 /**
- * `data` checked as a match's JSON (the checks of Python's `MatchState.from_dict`): every
- * key and no other, a score only one side may have reached, as many games as the score
- * needs, a position (with its `to_move`) only in a game in play, of the game the order says.
- * Returns a copy; throws a `MatchError` naming the problem.
+ * `data` checked as a match's JSON (the checks of Python's `MatchState.from_dict`, in its
+ * order): every key and no other, each of its type (a whole number is a JSON number without
+ * a fraction, never `true` or `false`; `game` a string), a length from 1 to `MAX_MATCH` (the
+ * page's table), a score the games played can give (only one side at the length, none past
+ * it, at most `MAX_POINTS` a game, at least a point for each Tabla or Gulbara game), a
+ * starter and `to_move` of 0 or 1, a position (with its `to_move`) only in a game in play, of
+ * the game the order says. Returns a copy; throws a `MatchError` naming the problem in one
+ * line. (JSON's `1.0` reads as `1` in JavaScript, so the page takes what Python refuses as a
+ * float for the whole number it is.)
  */
 export function checkMatchState(data) {
   const object = data !== null && typeof data === "object" && !Array.isArray(data);
-  check(object, "a match is a JSON object");
+  check(object, `a match is a JSON object, got ${kindOf(data)}`);
   const missing = MATCH_KEYS.filter((key) => !Object.hasOwn(data, key));
-  const extra = Object.keys(data).filter((key) => !MATCH_KEYS.includes(key));
-  check(!missing.length && !extra.length, `match JSON: missing ${missing}, unknown ${extra}`);
+  const extra = Object.keys(data)
+    .filter((key) => !MATCH_KEYS.includes(key))
+    .sort();
+  const what = [
+    missing.length ? `missing ${missing.join(", ")}` : "",
+    extra.length ? `unknown ${extra.join(", ")}` : "",
+  ].filter(Boolean);
+  check(!what.length, `match JSON: ${what.join("; ")} (keys: ${MATCH_KEYS.join(", ")})`);
+  check(
+    typeof data.game === "string",
+    `match JSON: game must be the name of a game (a string), got ${show(data.game)}`,
+  );
   const { length, order, draw_starter: drawStarter, score, games_played: played } = data;
-  check(whole(length, 1), `match length must be a whole number from 1 up, got ${show(length)}`);
+  check(
+    whole(length, 1) && length <= MAX_MATCH,
+    `match length must be a whole number from 1 to ${MAX_MATCH} (the page's match equity ` +
+      `table covers ${MAX_MATCH} points), got ${show(length)}`,
+  );
   check(
     Array.isArray(order) && order.length > 0 && order.every((game) => GAMES.includes(game)),
     `match order must be a non-empty list of the games ${GAMES.join(", ")}, got ${show(order)}`,
   );
-  check(DRAW_STARTERS.includes(drawStarter), `draw_starter must be one of ${DRAW_STARTERS}`);
+  check(
+    DRAW_STARTERS.includes(drawStarter),
+    `draw_starter must be one of ${DRAW_STARTERS.join(", ")}, got ${show(drawStarter)}`,
+  );
+  const position = data.position;
+  if (position !== null) {
+    const named = position?.game;
+    check(
+      named === undefined || typeof named === "string",
+      `match JSON: position: game must be the name of a game (a string), got ${show(named)}`,
+    );
+    try {
+      checkPosition(position);
+    } catch (error) {
+      throw new MatchError(`match JSON: position: ${error.message}`);
+    }
+  }
   check(
     Array.isArray(score) && score.length === 2 && score.every((points) => whole(points)),
     `match score must be two whole numbers from 0 up, got ${show(score)}`,
   );
-  const shown = score.join("-");
-  check(Math.min(...score) < length, `match score ${shown}: only one side can reach ${length}`);
   check(whole(played), `games_played must be a whole number from 0 up, got ${show(played)}`);
-  const total = score[0] + score[1];
-  check(
-    !total || played >= Math.max(1, Math.ceil(total / 3)),
-    `match score ${shown} after ${played} games: a game scores at most 3 points`,
-  );
+  checkScore(score, length, order, played);
   for (const name of ["starter", "to_move"]) {
     const value = data[name];
     check([null, 0, 1].includes(value), `${name} must be 0, 1 or null, got ${show(value)}`);
   }
+  check(
+    (position === null) === (data.to_move === null),
+    "a match's position and to_move come together: both or neither",
+  );
   const game = order[played % order.length];
-  const named = `match JSON: game ${show(data.game)}, but game ${played + 1} is ${game}`;
-  check(data.game === game, named);
-  const position = data.position;
-  const together = (position === null) === (data.to_move === null);
-  check(together, "a match's position and to_move come together");
+  const shown = score.join("-");
   if (position !== null) {
     check(Math.max(...score) < length, `the match is over at ${shown}: no game in play`);
     check(data.starter !== null, "a game in play has a starter: starter must be 0 or 1");
-    let ok = false;
-    try {
-      ok = gameOf(checkPosition(position)) === game;
-    } catch (error) {
-      throw new MatchError(`match JSON: position: ${error.message}`);
-    }
-    check(ok, `game ${played + 1} of this match is ${game}, but the position is of another game`);
+    const other = gameOf(position);
+    check(
+      other === game,
+      `game ${played + 1} of this match is ${game}, but the position is of ${other}`,
+    );
   }
+  check(
+    data.game === game,
+    `match JSON: game ${show(data.game)}, but game ${played + 1} of the order ` +
+      `${show(order)} is ${show(game)}`,
+  );
   return {
     length,
     order: [...order],

@@ -127,8 +127,10 @@ export function checkSaved(value, levelIds) {
     const of = played.isMatch ? played.game : game;
     check(result.game === of || (!played.isMatch && result.game === undefined), "games");
     check([YOU, BOT, null].includes(winner) && KINDS[of].includes(kind) && text(how), "games");
-    const most = of === "tabla" ? 3 : 2;
+    // A Tabla backgammon scores 3 in a single game only: a match plays no triple (M2).
+    const most = of === "tabla" && !played.isMatch ? 3 : 2;
     check(whole(points, 0, most) && (winner === null) === (points === 0), "games");
+    check((winner === null) === (kind === "draw"), "games"); // only Tapa is drawn (R10)
     check(!played.over, "games"); // a decided match is not saved
     played.record({ winner, points, kind, how, ...(result.game ? { game: of } : {}) });
   }

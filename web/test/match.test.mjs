@@ -4,12 +4,22 @@
 // MatchState's JSON after every game, and what MatchState.from_dict refuses is refused.
 // Vectors: `python tests/scripts/export_web_match.py --vectors DIR`, then
 // `TAPA_WEB_VECTORS=DIR node --test web/test/match.test.mjs` (tests/test_web_match.py).
+// Without vectors: tests/test_match.py's match JSON of a wrong type or an impossible score,
+// case by case, refused in one line; and every state a match to 1 to 15 reaches, read.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import test from "node:test";
 
-import { MATCH_ORDER, MatchTable, checkMatchState, outcomeIndex } from "../js/match.js";
+import { initialPosition } from "../js/games.js";
+import {
+  MATCH_ORDER,
+  MAX_MATCH,
+  MatchTable,
+  checkMatchState,
+  decidedGames,
+  outcomeIndex,
+} from "../js/match.js";
 import { BOT, Match, YOU } from "../js/ui_match.js";
 import { Mismatches, readJson } from "./vectors.mjs";
 
@@ -98,4 +108,162 @@ test("a table that is not the match's is refused, and a score past it", () => {
   assert.equal(table.chance(0, 3, 0, true), 1);
   assert.equal(table.chance(-1, 3, 1, false), 1);
   assert.equal(table.chance(3, 0, 2, true), 0);
+});
+
+/** A match's JSON as Python's `MatchState().to_dict()` writes it: to 7, Tabla first, 0-0. */
+const START = Object.freeze(new Match(7).toDict());
+const TABLA = initialPosition("tabla");
+
+test("a match JSON of a wrong type or an impossible score is refused in one line", () => {
+  // tests/test_match.py's cases in its order, with more of their kinds, each value as JSON
+  // writes it; Python's words, with JSON's `true`, `false` and `["tabla"]` for Python's
+  // `True`, `False` and `['tabla']`.
+  // Python's `1.0`, `0.0`, `2.0` and `7.0` are JSON's `1.0`..., which JavaScript reads as
+  // the whole numbers 1, 0, 2 and 7: see the next test. A score's case names the game that
+  // comes after its games_played, so that nothing but the score is wrong.
+  const cases = [
+    [{ starter: true }, "starter must be 0, 1 or null, got true"],
+    [{ starter: false }, "starter must be 0, 1 or null, got false"],
+    [
+      { to_move: true, starter: 0, position: TABLA },
+      "to_move must be 0, 1 or null, got true",
+    ],
+    [{ starter: 2 }, "starter must be 0, 1 or null, got 2"],
+    [{ to_move: "0", starter: 0, position: TABLA }, 'to_move must be 0, 1 or null, got "0"'],
+    [{ score: [6, 0], games_played: 2 }, "6-0 after 2 games: a game scores at most 2"],
+    [{ score: [3, 0], games_played: 1 }, "3-0 after 1 game: a game scores at most 2"],
+    [{ score: [0, 5], games_played: 2 }, "0-5 after 2 games: a game scores at most 2"],
+    [{ score: [100, 0], games_played: 60 }, "100-0 in a match to 7: points past the"],
+    [{ score: [8, 3], games_played: 6 }, "8-3 in a match to 7"],
+    [{ score: [0, 0], games_played: 2 }, "0-0 after 2 games: 2 of them were tabla and"],
+    [{ score: [1, 0], games_played: 3 }, "1-0 after 3 games: 2 of them"],
+    [{ score: [2, 0], games_played: 4 }, "2-0 after 4 games: 3 of them"],
+    [{ score: [0, 0], games_played: 1 }, "0-0 after 1 game: 1 of them were tabla and gulbara"],
+    [{ game: ["tabla"] }, 'game must be the name of a game (a string), got ["tabla"]'],
+    [{ game: { name: "tabla" } }, "game must be the name of a game (a string)"],
+    [{ game: 0 }, "game must be the name of a game (a string), got 0"],
+    [{ game: null }, "game must be the name of a game (a string), got null"],
+    [{ game: "gulbara" }, 'match JSON: game "gulbara", but game 1 of the order'],
+    [{ draw_starter: ["throw"] }, "draw_starter must be one of"],
+    [{ draw_starter: { rule: "throw" } }, "draw_starter must be one of"],
+    [{ order: [["tabla"], "gulbara"] }, "match order"],
+    [{ order: [{ game: "tabla" }] }, "match order"],
+    [
+      { starter: 0, to_move: 0, position: { ...TABLA, game: ["tabla"] } },
+      'position: game must be the name of a game (a string), got ["tabla"]',
+    ],
+    // The page's own bound: its match equity table covers 15 points (Python's goes to 25).
+    [{ length: 16 }, `match length must be a whole number from 1 to ${MAX_MATCH}`],
+    [{ length: 25 }, "from 1 to 15 (the page's match equity table covers 15 points), got 25"],
+    [{ length: true }, "match length must be a whole number from 1 to 15"],
+    [{ length: 0 }, "match length must be a whole number from 1 to 15"],
+    [{ score: [true, 0], games_played: 1 }, "match score must be two whole numbers"],
+    [{ games_played: false }, "games_played must be a whole number"],
+  ];
+  for (const [change, words] of cases) {
+    // The game the order names after games_played, so that only the score is wrong.
+    const played = change.games_played;
+    const next = Number.isInteger(played) ? { game: MATCH_ORDER[played % 3] } : {};
+    const data = { ...START, ...next, ...change };
+    let message = null;
+    try {
+      checkMatchState(data);
+    } catch (error) {
+      assert.equal(error.name, "MatchError", error.stack);
+      message = error.message;
+    }
+    const shown = JSON.stringify(change).slice(0, 100);
+    assert.notEqual(message, null, `${shown}: accepted`);
+    assert.ok(message.includes(words), `${shown}: ${message}`);
+    assert.ok(!message.includes("\n"), `${shown}: ${message}`);
+  }
+  const keys = { ...START, cube: 1 };
+  delete keys.score;
+  assert.throws(() => checkMatchState(keys), /^MatchError: match JSON: missing score; unknown cube/);
+  assert.throws(() => checkMatchState("a match"), /a match is a JSON object, got string/);
+});
+
+test("what JavaScript cannot tell from a whole number is read as one", () => {
+  // Python refuses `1.0` where a whole number is meant; JSON.parse gives 1, the same number
+  // as `1`, so the page reads these as Python reads `1`, `0`, `2` and `7`.
+  const texts = [
+    '{"starter": 1.0}',
+    '{"to_move": 0.0, "starter": 0}',
+    '{"games_played": 2.0, "score": [1, 1], "game": "tapa"}',
+    '{"score": [1.0, 1], "games_played": 2, "game": "tapa"}',
+    '{"length": 7.0}',
+  ];
+  for (const text of texts) {
+    const change = JSON.parse(text);
+    const data = { ...START, ...change, ...("to_move" in change ? { position: TABLA } : {}) };
+    assert.deepEqual(checkMatchState(data), data, text);
+  }
+});
+
+/** Every match the page can play to `length`: each state after every game (Tabla and
+ * Gulbara won by 1 or 2, Tapa besides drawn, up to `draws` draws), as a `Match` played to it. */
+function everyMatch(length, draws) {
+  const results = [YOU, BOT].flatMap((winner) =>
+    [1, 2].map((points) => ({ winner, points, kind: points === 1 ? "single" : "gammon", how: "" })),
+  );
+  const draw = { winner: null, points: 0, kind: "draw", how: "" };
+  const replay = (games) => {
+    const match = new Match(length);
+    for (const result of games) match.record(result);
+    return match;
+  };
+  const seen = new Map();
+  const key = (match) => JSON.stringify([match.toDict(), match.games.length]);
+  let frontier = [new Match(length)];
+  seen.set(key(frontier[0]), frontier[0]);
+  while (frontier.length) {
+    const next = [];
+    for (const match of frontier) {
+      if (match.over) continue;
+      const drawn = match.games.filter((result) => result.winner === null).length;
+      const choices = match.game === "tapa" && drawn < draws ? [...results, draw] : results;
+      for (const result of choices) {
+        const played = replay([...match.games, result]);
+        if (seen.has(key(played))) continue;
+        seen.set(key(played), played);
+        next.push(played);
+      }
+    }
+    frontier = next;
+  }
+  return [...seen.values()];
+}
+
+test("every state of a match the page plays is read", () => {
+  let states = 0;
+  for (let length = 1; length <= MAX_MATCH; length++) {
+    const matches = everyMatch(length, length <= 7 ? 3 : 1);
+    for (const match of matches) {
+      const between = match.toDict();
+      assert.deepEqual(checkMatchState(between), between);
+      // Python's bounds hold (tests/test_web_match.py reads these with MatchState): at most 2
+      // a game, at least 1 for each Tabla and Gulbara game, no side past the length.
+      const [mine, theirs] = between.score;
+      const played = between.games_played;
+      assert.ok(mine + theirs <= 2 * played && Math.max(mine, theirs) <= length);
+      assert.ok(mine + theirs >= decidedGames(MATCH_ORDER, played), JSON.stringify(between));
+      states += 1;
+      if (match.over) continue;
+      const position = initialPosition(match.game);
+      for (const starter of match.starter === null ? [YOU, BOT] : [match.starter]) {
+        match.starter = starter;
+        for (const side of [YOU, BOT]) {
+          const playing = match.toDict(position, side);
+          assert.deepEqual(checkMatchState(playing), playing);
+          states += 1;
+        }
+      }
+    }
+    if (length === 7) {
+      // 6-0 after three doubles, then a double past the length: 7-0 after 4 games.
+      const shown = matches.map((match) => `${match.toDict().score}/${match.games.length}`);
+      assert.ok(shown.includes("7,0/4") && shown.includes("0,7/10") && !shown.includes("0,7/11"));
+    }
+  }
+  assert.ok(states > 50_000, `${states} states`);
 });

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import test from "node:test";
 
+import { initialPosition as gameStart } from "../js/games.js";
 import { initialRacePosition } from "../js/position_tabla_gulbara.js";
 import { flipPosition, initialPosition } from "../js/tapa.js";
 import { Dice } from "../js/ui_dice.js";
@@ -263,5 +264,70 @@ test("a saved game of Tabla or Gulbara names its game and is checked as one", ()
   for (const value of wrong) {
     storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...value }));
     assert.equal(loadGame(levels, storage), null, JSON.stringify(value).slice(0, 120));
+  }
+});
+
+/** A saved match to `length` after `games`, your turn in the game that comes next. */
+function matchAfter(length, games) {
+  const match = new Match(length);
+  for (const result of games) match.record(result);
+  match.starter ??= YOU; // after a draw, thrown for
+  const position = gameStart(match.game);
+  const saved = record({
+    ...(match.game === "tapa" ? {} : { game: match.game }),
+    level: "score",
+    match: length,
+    games,
+    position,
+  });
+  return { ...saved, state: match.toDict(position, YOU) };
+}
+
+test("a saved match whose score no match can give is dropped, whole", () => {
+  const win = (game, winner, points, kind = points === 1 ? "single" : "mars") => ({
+    winner, points, kind, how: "", game,
+  });
+  const drawn = { winner: null, points: 0, kind: "draw", how: "", game: "tapa" };
+  const won = [win("tabla", "you", 1), win("gulbara", "you", 1), drawn];
+  const possible = [
+    matchAfter(5, [win("tabla", "bot", 2)]),
+    matchAfter(7, [...won, win("tabla", "bot", 2)]),
+    matchAfter(3, won),
+  ];
+  const storage = memoryStorage();
+  for (const saved of possible) {
+    saveGame(saved, storage);
+    assert.deepEqual(loadGame(levelsOf, storage), saved);
+  }
+  const impossible = [
+    // A Tabla game is never drawn (R10): 0-0 after one game.
+    matchAfter(5, [{ winner: null, points: 0, kind: "single", how: "", game: "tabla" }]),
+    matchAfter(5, [{ ...drawn, game: "tabla" }]),
+    // A match plays no triple (M2): 0-3 after one game, and a 3 among possible sums.
+    matchAfter(5, [win("tabla", "bot", 3, "backgammon")]),
+    matchAfter(7, [...won, win("tabla", "bot", 3, "backgammon")]),
+  ];
+  for (const saved of impossible) {
+    const shown = JSON.stringify(saved.games);
+    storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...saved }));
+    assert.equal(loadGame(levelsOf, storage), null, shown);
+    assert.throws(() => checkSaved({ version: SAVE_VERSION, ...saved }, levelsOf), {
+      message: /^the saved game's (games|state) is wrong$/,
+    });
+  }
+  // A state the match's checks refuse is dropped the same way, never half read.
+  const state = matchRecord().state;
+  const refused = [
+    { ...state, starter: true },
+    { ...state, game: ["gulbara"] },
+    { ...state, score: [0, 2.5] },
+    { ...state, length: 16 },
+    "a match",
+  ];
+  for (const value of refused) {
+    const saved = { version: SAVE_VERSION, ...matchRecord({ state: value }) };
+    storage.setItem(SAVE_KEY, JSON.stringify(saved));
+    assert.equal(loadGame(levelsOf, storage), null, JSON.stringify(value).slice(0, 80));
+    assert.throws(() => checkSaved(saved, levelsOf), /the saved game's state is wrong/);
   }
 });
