@@ -24,7 +24,7 @@ from tapa_env import (
     legal_afterstates,
     legal_plays,
 )
-from tapa_env.layout import CLIMB, ROW_WIDTH
+from tapa_env.layout import CLIMB, CLIMB_DICE, HANDED, OPP_TURNS, OWN_TURNS, ROW_WIDTH
 from tapa_env.results import outcomes
 from tapa_env.selfplay import random_self_play
 
@@ -51,9 +51,23 @@ def flags(rules) -> dict:
     return {name: getattr(rules, name) for name in vars(rules)}
 
 
+ROLLING_TURNS = [(1, 1), (1, 2), (2, 2), (2, 3), (3, 3)]
+"""Gulbara turns ``(own, opp)`` of a mover that has moved and rolls next, in the opening and
+after it: it has had as many turns as the other side or one fewer (docs/formats.md)."""
+CLIMBING_TURNS = [(2, 2), (3, 2), (3, 3)]
+"""The same of a mover climbing its own double: after the opening (4 turns or more together),
+and the other side rolls next."""
+HANDED_TURNS = [(2, 2), (2, 3), (3, 3)]
+"""The same of a mover playing numbers handed over to it: after the opening, and it rolls
+next."""
+
+
 def random_boards(game: str, count: int, seed: int) -> np.ndarray:
     """``count`` random legal rows of ``game``, a third of them with the mover all home, some
-    with checkers on the bar (Tabla) or a climb to play (Gulbara)."""
+    with checkers on the bar (Tabla) or a climb to play (Gulbara): its own, 2-2 to 6-6 with 4
+    dice, or numbers handed over, 1 to 4 dice of any double. Gulbara's turn states are ones
+    that a game reaches, as ``Position`` requires: the turns of both sides, who have moved,
+    alternate, and a climb comes after the opening."""
     rng = np.random.default_rng(seed)
     rows = np.zeros((count, ROW_WIDTH), dtype=np.int8)
     for row in rows:
@@ -73,11 +87,14 @@ def random_boards(game: str, count: int, seed: int) -> np.ndarray:
                 row[49] = min(rng.integers(1, 3), 15 - row[24:48].sum())
         else:
             row[48] = 1
-            row[52], row[53] = rng.integers(0, 4), rng.integers(0, 4)
+            turns = ROLLING_TURNS
             if rng.random() < 0.3:
-                row[49] = rng.integers(1, 7)
-                row[50] = rng.integers(1, 5)
-                row[51] = rng.random() < 0.4
+                handed = rng.random() < 0.4
+                row[49] = rng.integers(1, 7) if handed else rng.integers(2, 7)
+                row[50] = rng.integers(1, 5) if handed else 4
+                row[51] = handed
+                turns = HANDED_TURNS if handed else CLIMBING_TURNS
+            row[52], row[53] = turns[rng.integers(len(turns))]
     return rows
 
 
@@ -162,6 +179,12 @@ def test_gulbara_self_play_positions_play_as_the_reference(rules, count):
     assert assert_as_reference(rows[pick], dice[pick], rules) == min(count, len(rows))
 
 
+def test_gulbara_random_boards_are_positions_a_game_reaches():
+    """``Position`` refuses turn states no game reaches; every random board passes."""
+    rows = random_boards("gulbara", 400, seed=4)
+    assert all(Position(row, "gulbara").turn["next"] == "own" for row in rows)
+
+
 @pytest.mark.parametrize(
     "rules",
     [GulbaraRules(), GulbaraRules(unplayable_to_opponent=False),
@@ -174,7 +197,12 @@ def test_gulbara_random_boards_play_as_the_reference(rules, size):
     rows = random_boards("gulbara", 400, seed=4)
     dice = climb_dice(rows, np.random.default_rng(4))
     rows, dice = rows[:count], dice[:count]  # the first boards of the same 400
-    assert (rows[:, CLIMB] > 0).any()
+    climbs = rows[:, CLIMB] > 0
+    handed = rows[:, HANDED] == 1
+    assert (climbs & handed).any() and (climbs & ~handed).any()
+    assert (rows[climbs & handed, CLIMB_DICE] < 4).any()
+    opening = rows[:, OWN_TURNS].astype(int) + rows[:, OPP_TURNS] < 4
+    assert opening.any() and (~opening & ~climbs).any()
     assert assert_as_reference(rows, dice, rules) == count
     assert assert_as_reference(*every_roll(rows[:rolled], "gulbara"), rules) > 0
 

@@ -366,6 +366,9 @@ def bad_positions(positions: list[Position]) -> list[dict]:
     breaks = [
         lambda d: d.pop("opp_off"),
         lambda d: d.update(extra=1),
+        lambda d: (d.pop("own_pinned"), d.update(zeta=0, extra=1)),
+        lambda d: d.update(game=["tapa"]),
+        lambda d: d.update(game={"game": "tapa"}),
         lambda d: d.update(own=d["own"][:23]),
         lambda d: d.update(opp="15"),
         lambda d: d["own"].__setitem__(5, -1),

@@ -69,7 +69,7 @@ export function checkGame(game) {
 /** The game of a position: its `game`, or "tapa" when it has none. */
 export function gameOf(position) {
   const game = position?.game;
-  if (game === undefined) return "tapa";
+  if (game === undefined || game === "tapa") return "tapa";
   if (game === "tabla" || game === "gulbara") return game;
   throw new tapaPosition.PositionError(`game must be one of ${GAMES.join(", ")}, got ${show(game)}`);
 }

@@ -8,7 +8,8 @@
 // the highest source down, and of several move sequences reaching one afterstate the one that
 // moves the fewest checkers, higher points first and a checker's larger die first, is written.
 // In Tabla `*` marks a hit, and two plays that move the same checkers but hit differently
-// (`13/9*/7` and `13/11/7`) are two afterstates with their own texts.
+// (`13/9*/7` and `13/11/7`) are two afterstates with their own texts. Gulbara, where nothing
+// is hit, has no `*`, and a text with one is refused.
 
 import {
   BAR_POINT,
@@ -217,6 +218,12 @@ function netCounts(text, position, dice) {
       const game = position.game[0].toUpperCase() + position.game.slice(1);
       throw new NotationError(`${repr(word)}: ${game} has no bar; ${NO_BAR_WHY[position.game]}`);
     }
+    if (word.includes("*") && !tabla) {
+      throw new NotationError(
+        `${repr(word)}: a * marks a hit, and in Gulbara nothing is hit (one checker holds a ` +
+          "point); write the move without it",
+      );
+    }
     if (values.slice(1).includes("bar")) {
       throw new NotationError(`${repr(word)} moves to the bar: only a hit checker goes there`);
     }
@@ -291,8 +298,9 @@ function stars(text) {
 /**
  * The afterstate of the play written `text` (mover's numbering) in a Tabla or Gulbara
  * position, read loosely as Python's `parse_play` reads it: any order and spacing, chains or
- * separate moves, `off` in any case, `bar/20` to enter; a star after a point is optional, and
- * tells apart two plays that move the same checkers but hit differently.
+ * separate moves, `off` in any case, `bar/20` to enter; in Tabla a star after a point is
+ * optional, and tells apart two plays that move the same checkers but hit differently; in
+ * Gulbara, where nothing is hit, a star is refused.
  *
  * @throws {NotationError} with Python's one-line message.
  */

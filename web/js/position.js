@@ -42,6 +42,12 @@ function show(value) {
   }
 }
 
+/** A key as Python's `repr` writes a string, so that the message of a wrong key is Python's. */
+function quoted(text) {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  return quote + text.replaceAll("\\", "\\\\").replaceAll(quote, `\\${quote}`) + quote;
+}
+
 function checkInt(value, what) {
   if (!Number.isInteger(value)) {
     throw new PositionError(`${what} must be an integer, got ${show(value)}`);
@@ -59,11 +65,15 @@ export function checkPosition(position) {
     );
   }
   const missing = KEYS.filter((k) => !(k in position));
-  const extra = Object.keys(position).filter((k) => !KEYS.includes(k)).sort();
+  // `game` may name Tapa, as Python's `Position.from_dict` accepts (games.js reads it).
+  const extra = Object.keys(position)
+    .filter((k) => !KEYS.includes(k) && !(k === "game" && position.game === "tapa"))
+    .sort();
   if (missing.length || extra.length) {
-    throw new PositionError(
-      `position keys: missing [${missing.join(", ")}], unexpected [${extra.join(", ")}]`,
-    );
+    const wrong = [["missing", missing], ["unexpected", extra]]
+      .filter(([, names]) => names.length)
+      .map(([what, names]) => `${what} [${names.map(quoted).join(", ")}]`);
+    throw new PositionError(`tapa position keys: ${wrong.join(", ")}`);
   }
   for (const side of ["own", "opp"]) {
     const counts = position[side];

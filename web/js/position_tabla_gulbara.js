@@ -25,6 +25,10 @@ export const GULBARA = "gulbara";
 export const COUNTED_TURNS = 3;
 /** Half the board: Gulbara's opponent's point q is the mover's q + HALF (modulo 24). */
 export const HALF = 12;
+/** Gulbara: the turns both sides have had together, at least, once a double can climb (G5). */
+export const OPENING_TURNS = 4;
+/** The names of the three games, as Python's `GAMES` lists them in its messages. */
+const GAME_NAMES = "tapa, tabla, gulbara";
 /** Tabla's start (T1), each side in its own numbering. */
 const TABLA_START = { 24: 2, 13: 5, 8: 3, 6: 5 };
 
@@ -128,11 +132,74 @@ function turnProblem(position) {
 }
 
 /**
+ * The first way a Gulbara turn state whose fields are in range is one that no game reaches
+ * (G1, G5, G6; docs/formats.md, "Gulbara"), with the message of Python's `unreached_problem`;
+ * null when a game reaches it.
+ */
+function unreachedProblem(position) {
+  const { climb, climb_dice: left, handed, next } = position;
+  const turns = { own: position.own_turns, opp: position.opp_turns };
+  if (climb && !handed) {
+    if (next !== "own") {
+      return (
+        `next is opp with climb ${climb} not handed: a side plays its own climb before ` +
+        "the turn passes, so a climb the other side plays was handed over (G6)"
+      );
+    }
+    if (left !== 4) {
+      return (
+        `climb ${climb} with climb_dice ${left} not handed: a side's own climb plays ` +
+        "whole doubles, 4 dice; fewer are left only of numbers handed over (G6)"
+      );
+    }
+    if (climb < 2) {
+      return (
+        "climb 1 not handed: a side's own climb goes on from the double above the one " +
+        "it rolled, 2 to 6; a 1-1 is only handed over (G6)"
+      );
+    }
+  }
+  if (climb && turns.own + turns.opp < OPENING_TURNS) {
+    return (
+      `climb ${climb} with own_turns ${turns.own} and opp_turns ${turns.opp}: a double ` +
+      `climbs only after the opening, when both sides have had ${OPENING_TURNS} turns or ` +
+      "more together (G5)"
+    );
+  }
+  const starts = { own: [position.own, POINTS], opp: [position.opp, HALF] };
+  for (const side of ["own", "opp"]) {
+    const [counts, start] = starts[side];
+    if (turns[side] === 0 && counts[start - 1] !== CHECKERS) {
+      return (
+        `${side}_turns is 0 but ${side} has moved: a side that has had no turn has all ` +
+        `${CHECKERS} checkers on its starting point, the mover's ${start} (G1)`
+      );
+    }
+  }
+  if (total(position.own) && total(position.opp)) {
+    const climbing = climb && !handed;
+    const roller = climbing ? (next === "own" ? "opp" : "own") : next;
+    const other = roller === "own" ? "opp" : "own";
+    if (!(turns[other] - 1 <= turns[roller] && turns[roller] <= turns[other])) {
+      return (
+        `own_turns ${turns.own} and opp_turns ${turns.opp} with ${roller} to roll ` +
+        "next: turns alternate, so the side to roll next has had as many turns as the " +
+        "other or one fewer"
+      );
+    }
+  }
+  return null;
+}
+
+/**
  * Throw a `PositionError` naming the first way `position` is not a Tabla or Gulbara position
  * (the checks of Python's `Position.from_dict`, with its messages); return it otherwise.
  */
 export function checkRacePosition(position) {
   const game = position.game;
+  if (typeof game !== "string" || !Object.hasOwn(GAME_KEYS, game)) {
+    throw new PositionError(`game must be one of ${GAME_NAMES}, got ${show(game)}`);
+  }
   const keys = GAME_KEYS[game];
   const missing = keys.filter((k) => k !== "game" && !(k in position));
   const extra = Object.keys(position).filter((k) => !keys.includes(k)).sort();
@@ -141,10 +208,10 @@ export function checkRacePosition(position) {
     if (why) throw new PositionError(`${game} position: '${key}': ${why}`);
   }
   if (missing.length || extra.length) {
-    const list = (names) => `[${names.map((k) => `'${k}'`).join(", ")}]`;
-    throw new PositionError(
-      `${game} position keys: missing ${list(missing)}, unexpected ${list(extra)}`,
-    );
+    const wrong = [["missing", missing], ["unexpected", extra]]
+      .filter(([, names]) => names.length)
+      .map(([what, names]) => `${what} ${show(names)}`);
+    throw new PositionError(`${game} position keys: ${wrong.join(", ")}`);
   }
   for (const side of ["own", "opp"]) {
     const counts = position[side];
@@ -216,6 +283,10 @@ export function checkRacePosition(position) {
       );
     }
   });
+  if (game === GULBARA) {
+    const problem = unreachedProblem(position);
+    if (problem) throw new PositionError(problem);
+  }
   if (left[0] === 0 && left[1] === 0) {
     throw new PositionError("both sides have borne off all their checkers; no game ends so");
   }

@@ -69,6 +69,10 @@ test("parsePlay reads every exported text as Python's parse_play, errors word fo
   }
   mismatches.assertNone();
   assert.ok(errors > 100, `only ${errors} refused texts`);
+  const starred = readJsonl("games-parse.jsonl").filter(
+    (line) => line.game === "gulbara" && line.error?.includes("a * marks a hit"),
+  );
+  assert.ok(starred.length > 0, "no Gulbara text with a * among the exported ones");
 });
 
 test("T4: a hit on the way and the same checkers by the other route are two plays", () => {
@@ -87,6 +91,25 @@ test("T4: a hit on the way and the same checkers by the other route are two play
 test("Gulbara has no bar, and a play's text names its climb's dice", () => {
   const start = initialPosition("gulbara");
   assert.throws(() => parsePlay("bar/20", start, [6, 5]), /Gulbara has no bar/);
+  assert.throws(() => parsePlay("bar/20*", start, [6, 5]), /Gulbara has no bar/);
+  // Nothing is hit in Gulbara, so a * is refused, wherever it stands and however spaced.
+  const words = {
+    "24/19*": "24/19*",
+    "24/18 24/19 *": "24/19*",
+    "24/19*/13": "24/19*/13",
+    "24/13*": "24/13*",
+  };
+  for (const [text, word] of Object.entries(words)) {
+    assert.throws(() => parsePlay(text, start, [6, 5]), {
+      name: "NotationError",
+      message:
+        `'${word}': a * marks a hit, and in Gulbara nothing is hit (one checker holds a ` +
+        "point); write the move without it",
+    });
+  }
+  assert.equal(positionKey(parsePlay("24/19 24/18", start, [6, 5])), positionKey(
+    parsePlay("24/18 24/19", start, [6, 5]),
+  ));
   const texts = notatedPlays(start, [6, 5]).map((play) => play.text);
   assert.ok(texts.includes("24/18/13") && texts.includes("24/19 24/18"), texts.join(", "));
 });

@@ -47,6 +47,49 @@ test("every dict that Python's Position.from_dict refuses is refused", () => {
   }
 });
 
+test("a missing or unknown key is refused in Python's words, naming only what is wrong", () => {
+  const cases = readJson("bad-positions.json").filter(({ error }) =>
+    error.startsWith("tapa position keys: "),
+  );
+  assert.ok(cases.length >= 20, `only ${cases.length} refused keys`);
+  const mismatches = new Mismatches("messages of wrong keys");
+  for (const { position, error } of cases) {
+    let message = null;
+    try {
+      checkPosition(position);
+    } catch (raised) {
+      if (!(raised instanceof PositionError)) throw raised;
+      message = raised.message;
+    }
+    mismatches.check(
+      message === error,
+      () => `${JSON.stringify(position)}: ${message}, Python ${error}`,
+    );
+  }
+  mismatches.assertNone();
+  const errors = new Set(cases.map(({ error }) => error));
+  for (const error of [
+    "tapa position keys: missing ['opp_off']",
+    "tapa position keys: unexpected ['extra']",
+    "tapa position keys: missing ['own_pinned'], unexpected ['extra', 'zeta']",
+  ]) {
+    assert.ok(errors.has(error), error);
+  }
+  const { own_off: _, ...start } = initialPosition();
+  assert.throws(() => checkPosition({ ...start, "it's": 1 }), {
+    name: "PositionError",
+    message: `tapa position keys: missing ['own_off'], unexpected ["it's"]`,
+  });
+});
+
+test("a Tapa position may name its game, as Python's Position.from_dict reads it", () => {
+  const start = initialPosition();
+  assert.deepEqual(checkPosition({ ...start, game: "tapa" }), { ...start, game: "tapa" });
+  assert.throws(() => checkPosition({ ...start, game: "tapa", extra: 1 }), {
+    message: "tapa position keys: unexpected ['extra']",
+  });
+});
+
 test("the examples of docs/formats.md", () => {
   const start = initialPosition();
   assert.equal(positionKey(start), "24:15|1:15|");

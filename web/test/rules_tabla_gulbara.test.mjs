@@ -113,8 +113,8 @@ test("G5: a double after the opening climbs; the side moves again with the next 
     assert.deepEqual(turnDice(next, [2, 1]), [6, 6]);
   }
   assert.throws(() => legalPlays(plays[0], [2, 1]), /climbing double 6-6 to play \(G5\)/);
-  // In the opening the same roll passes the turn.
-  const opening = { ...position, own_turns: 0, opp_turns: 0 };
+  // In the opening (here its third turn) the same roll passes the turn.
+  const opening = { ...position, own_turns: 1, opp_turns: 1 };
   for (const play of legalPlays(opening, [5, 5])) assert.equal(nextTurn(play).passed, true);
 });
 
