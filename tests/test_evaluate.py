@@ -21,6 +21,12 @@ from agents.evaluation.tournament import (
     format_table,
     round_robin,
 )
+from agents.evaluation.tournament_records import (
+    check_earlier_records,
+    earlier_records,
+    remove_records,
+    remove_unfinished_writes,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -251,6 +257,7 @@ def test_round_robin_rejects_an_odd_number_of_duplicate_games():
         ("batch", 0),
         ("out", ""),
         ("out", 7),
+        ("overwrite_records", "yes"),
     ],
 )
 def test_check_config_names_the_setting_that_cannot_work(setting, value):
@@ -397,3 +404,86 @@ def test_load_player_refuses_an_empty_name(spec):
 
 def test_load_player_ignores_spaces_around_a_name():
     assert load_player("  adaptive ").name == "adaptive"
+
+
+# --- the table's words -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "players"), [("tabla", ["pubeval", "random"]), ("gulbara", ["runner", "blocker"])]
+)
+def test_the_table_of_a_game_without_draws_never_mentions_them(game, players):
+    results = round_robin(TournamentConfig(game=game, players=players, games=4, workers=1))
+    assert "draw" not in format_table(results)
+
+
+def test_the_table_of_tapa_games_counts_their_draws():
+    table = format_table(round_robin(TournamentConfig(players=["offensive", "random"], games=4)))
+    assert "draw" in table.splitlines()[0] and "its wins by kind, and draws." in table
+
+
+# --- game records of an earlier run --------------------------------------------------------
+
+
+def make_records(directory: Path, names: list[str]) -> list[Path]:
+    """Files named as a tournament's records (and others) under ``directory``."""
+    paths = [directory / name for name in names]
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("a record\n")
+    return paths
+
+
+def test_earlier_records_are_the_record_files_of_pairing_folders_only(tmp_path):
+    records = make_records(
+        tmp_path,
+        ["01-offensive-vs-random/game-00001.tapa", "03-shipped-vs-random/match-00012.tapa"],
+    )
+    make_records(tmp_path, ["notes.txt", "01-offensive-vs-random/notes.tapa", "mine/game-1.tapa"])
+    assert earlier_records(tmp_path) == records
+    assert earlier_records(tmp_path / "missing") == []
+
+
+def test_earlier_records_are_refused_unless_they_may_be_overwritten(tmp_path):
+    make_records(tmp_path, ["notes.txt"])
+    assert check_earlier_records(tmp_path, False, "record_games=R") == []  # no records
+    records = make_records(tmp_path, ["01-a-vs-b/game-00001.tapa", "01-a-vs-b/game-00002.tapa"])
+    with pytest.raises(ConfigError, match=r"^record_games=R holds 2 game records of an earlier"):
+        check_earlier_records(tmp_path, False, "record_games=R")
+    assert check_earlier_records(tmp_path, True, "record_games=R") == records
+    remove_records(records)
+    assert earlier_records(tmp_path) == [] and (tmp_path / "notes.txt").exists()
+    assert not (tmp_path / "01-a-vs-b").exists()  # a pairing folder left empty goes too
+
+
+def test_the_temporary_files_of_cut_record_writes_are_removed(tmp_path):
+    kept = make_records(tmp_path, ["01-a-vs-b/game-00001.tapa", "01-a-vs-b/.notes.tmp"])
+    make_records(tmp_path, ["01-a-vs-b/.game-00002.tapa.k3_x9a.tmp"])
+    assert remove_unfinished_writes(tmp_path) == 1
+    assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == sorted(kept)
+
+
+def test_evaluate_writes_over_earlier_records_only_when_told(tmp_path):
+    records = tmp_path / "records"
+    settings = ["players=[offensive,random]", "seed=2", f"record_games={records}"]
+    first = run_evaluate(tmp_path, *settings, "games=4")
+    assert first.returncode == 0, first.stderr
+    written = {p: p.read_bytes() for p in earlier_records(records)}
+    assert len(written) == 4
+
+    refused = run_evaluate(tmp_path, *settings, "games=2")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        f"evaluate.py: error: record_games={records} holds 4 game records of an earlier run: "
+        "give a new or empty directory, or overwrite_records=true to replace them"
+    )
+    assert {p: p.read_bytes() for p in earlier_records(records)} == written  # untouched
+
+    replaced = run_evaluate(tmp_path, *settings, "games=2", "overwrite_records=true")
+    assert replaced.returncode == 0, replaced.stderr
+    assert (
+        f"evaluate.py: record_games={records}: removed the 4 game records of an earlier run "
+        "(overwrite_records=true)" in replaced.stderr
+    )
+    now = earlier_records(records)
+    assert [p.name for p in now] == ["game-00001.tapa", "game-00002.tapa"]  # this run's only

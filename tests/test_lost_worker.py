@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 import agents.evaluation.tournament as tournament
-from agents.evaluation.tournament import TournamentConfig, round_robin
+from agents.evaluation.tournament import TournamentConfig, lost_line, round_robin
 from agents.evaluation.workers import TRIES, WorkerDied, play_in_workers
+from agents.match.tournament import match_round_robin
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "tests" / "scripts"
@@ -107,6 +108,53 @@ def test_an_exception_in_a_chunk_comes_back_as_it_is_and_is_not_replayed(crashin
     with pytest.raises(RuntimeError, match="a bug in this player"):
         round_robin(config, progress=steps.append, notice=notices.append)
     assert notices == [] and steps == []
+
+
+@pytest.mark.parametrize(
+    ("in_play", "played", "line"),
+    [
+        (
+            0,
+            "matches",
+            "a worker process was lost (killed by SIGKILL) before any match was in play: "
+            "nothing is played again; the matches go on in a new pool",
+        ),
+        (
+            1,
+            "games",
+            "a worker process was lost (killed by SIGKILL); the 1 game in play is played again "
+            "in a new pool, with the same dice",
+        ),
+        (
+            64,
+            "matches",
+            "a worker process was lost (killed by SIGKILL); the 64 matches in play are played "
+            "again in a new pool, with the same dice",
+        ),
+    ],
+)
+def test_the_line_of_a_lost_worker_says_what_is_played_again(in_play, played, line):
+    assert lost_line("killed by SIGKILL", in_play, played) == line
+
+
+def test_a_match_round_robin_says_nothing_was_in_play_when_no_match_was(monkeypatch):
+    # Workers lost twice: first before any of them took a chunk, then with one pair in play.
+    def losing(function, items, workers, context, describe, finished=None, lost=None):
+        lost([], "killed by SIGKILL")
+        lost([0], "killed by SIGKILL")
+        return [function(*item) for item in items]
+
+    monkeypatch.setattr(tournament, "play_in_workers", losing)
+    notices: list[str] = []
+    config = TournamentConfig(
+        players=["random", "pubeval+runner+offensive"], games=2, match_length=1, workers=2
+    )
+    match_round_robin(config, notice=notices.append)
+    assert notices == [
+        lost_line("killed by SIGKILL", 0, "matches"),
+        lost_line("killed by SIGKILL", 2, "matches"),
+    ]
+    assert "the 0 matches" not in notices[0] and "before any match was in play" in notices[0]
 
 
 def run_evaluate(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess:

@@ -23,8 +23,8 @@ from ..errors import ConfigError, PlayerSpecError
 from .arena import GameResults, play_games
 from .luck import DEFAULT_REFERENCE, load_reference
 from .stats import fit_ratings, summarize
-from .tournament_records import TurnLog, save_arena_records
-from .workers import play_in_workers
+from .tournament_records import TurnLog, count, save_arena_records
+from .workers import check_stop, play_in_workers
 
 CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
 STREAMS_PER_PAIRING = 1 << 32
@@ -59,6 +59,9 @@ class TournamentConfig:
     """The game's rule flags; a trained bot plays only its own game and rules."""
     record_games: str | None = None
     """Save every game (every match) as a game record under this directory; null: none."""
+    overwrite_records: bool = False
+    """Let record_games replace the records an earlier run left in its directory (removed
+    before the first game); false: evaluate.py refuses a directory that holds some."""
     variance_reduction: bool = False
     """Also report the luck-adjusted points per game (agents/evaluation/luck.py): each game's
     points less each side's luck, as the reference values it; the same mean, a narrower
@@ -146,6 +149,10 @@ def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfi
         not isinstance(record_games, str | os.PathLike) or not str(record_games).strip()
     ):
         raise ConfigError(f"record_games must be a directory, or null, got {record_games!r}")
+    if not isinstance(config.overwrite_records, bool):
+        raise ConfigError(
+            f"overwrite_records must be true or false, got {config.overwrite_records!r}"
+        )
     if not isinstance(config.rules, Mapping):
         raise ConfigError(
             f"rules must be a mapping of rule flags to true or false, got {config.rules!r}"
@@ -324,6 +331,7 @@ def play_chunks(
     if workers == 1:
         parts = []
         for chunk in chunks:
+            check_stop()  # a stop signal whose Stopped the last chunk's code lost
             parts.append(play_chunk(config, *chunk))
             if progress is not None:
                 progress(chunk[2] * per_unit)
@@ -370,7 +378,7 @@ def round_robin(
         per_unit,
         progress=progress,
         lost=lambda lost_chunks, cause: (notice or _to_stderr)(
-            _lost_line(config, lost_chunks, cause)
+            lost_line(cause, sum(units for _, _, units in lost_chunks) * per_unit, _played(config))
         ),
         describe=lambda chunk: _describe(config, chunk),
     )
@@ -394,14 +402,22 @@ def _describe(config: TournamentConfig, chunk: tuple[int, int, int]) -> str:
     return f"{names[0]} vs {names[1]}, {_played(config)} {span}"
 
 
-def _lost_line(config: TournamentConfig, chunks: list[tuple[int, int, int]], cause: str) -> str:
-    """What a lost worker cost: the games in play, which are played again."""
-    games = sum(units for _, _, units in chunks) * (2 if config.duplicate else 1)
-    if not games:
-        return f"a worker process was lost ({cause}) before it began a game; going on in a new pool"
+NOUNS = {"games": "game", "matches": "match"}
+"""The singular of what a tournament counts."""
+
+
+def lost_line(cause: str, in_play: int, played: str = "games") -> str:
+    """What a lost worker cost: ``in_play`` games (or matches: ``played``) had begun in the
+    pool and are played again, or none had, and nothing is."""
+    if not in_play:
+        return (
+            f"a worker process was lost ({cause}) before any {NOUNS[played]} was in play: "
+            f"nothing is played again; the {played} go on in a new pool"
+        )
+    verb = "is" if in_play == 1 else "are"
     return (
-        f"a worker process was lost ({cause}); the {games} {_played(config)} in play are "
-        "played again in a new pool, with the same dice"
+        f"a worker process was lost ({cause}); the {count(in_play, NOUNS[played], played)} in "
+        f"play {verb} played again in a new pool, with the same dice"
     )
 
 
@@ -497,9 +513,9 @@ def format_table(results: dict) -> str:
                 f"of {m['played']}"
             )
     lines.append("")
-    lines.append(
-        "ppg: net points per game of the first player; rates: its wins by kind, and draws."
-    )
+    # Only Tapa's games can end in a draw.
+    rates = "its wins by kind, and draws" if tapa else "its wins by kind"
+    lines.append(f"ppg: net points per game of the first player; rates: {rates}.")
     lines += _no_interval_note(results)
     if results["config"].get("variance_reduction"):
         lines.append(

@@ -8,6 +8,12 @@ results into one :class:`~agents.evaluation.game_record.GameRecord` per series (
 match), ``O`` being the pairing's first player and ``X`` its second;
 :func:`save_arena_records` writes them, one file a series. Each record depends only on the
 seed and the series, never on the workers.
+
+A record file is written whole or not at all (:func:`~agents.evaluation.game_record.write_record`
+writes it atomically). :func:`earlier_records` finds the records an earlier run left in a
+directory, which ``evaluate.py`` refuses to write over unless asked (``overwrite_records``);
+:func:`remove_records` removes them, and :func:`remove_unfinished_writes` the temporary files
+of writes a killed worker left.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import numpy as np
 from tapa_env import Position, play_text
 from tapa_env.rules import AnyRules
 
+from ..errors import ConfigError
 from .arena import DRAW, KINDS, UNFINISHED, GameResults
 from .game_record import (
     SIDES,
@@ -149,3 +156,69 @@ def save_arena_records(
         record.source = f"{source}, {kind} {number}" if source else f"{kind} {number}"
         written.append(write_record(folder / f"{kind}-{number:05d}{SUFFIX}", record))
     return written
+
+
+PAIRING_FOLDER = re.compile(r"\d{2,}-.+-vs-.+")
+"""The name of a pairing's folder (:func:`pairing_directory`)."""
+
+RECORD_FILE = re.compile(rf"(game|match)-\d{{5,}}{re.escape(SUFFIX)}")
+"""The name of a series' record in a pairing's folder (:func:`save_arena_records`)."""
+
+
+def _pairing_folders(directory: str | Path) -> list[Path]:
+    root = Path(directory).expanduser()
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and PAIRING_FOLDER.fullmatch(p.name))
+
+
+def earlier_records(directory: str | Path) -> list[Path]:
+    """The game records already in ``directory``, as a tournament writes them
+    (``01-offensive-vs-random/game-00001.tapa``); other files are none of them."""
+    return [
+        path
+        for folder in _pairing_folders(directory)
+        for path in sorted(folder.iterdir())
+        if RECORD_FILE.fullmatch(path.name) and path.is_file()
+    ]
+
+
+def check_earlier_records(directory: str | Path, overwrite: bool, label: str) -> list[Path]:
+    """The earlier records in ``directory`` (:func:`earlier_records`), which the run will
+    replace; raises :class:`ConfigError` starting with ``label`` when there are some and
+    ``overwrite`` is false, so that no earlier record is written over unasked."""
+    found = earlier_records(directory)
+    if found and not overwrite:
+        raise ConfigError(
+            f"{label} holds {count(len(found), 'game record')} of an earlier run: give a new "
+            "or empty directory, or overwrite_records=true to replace them"
+        )
+    return found
+
+
+def remove_records(records: list[Path]) -> None:
+    """Remove ``records`` (:func:`earlier_records`), and each pairing folder left empty."""
+    for path in records:
+        path.unlink(missing_ok=True)
+    for folder in sorted({path.parent for path in records}):
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def remove_unfinished_writes(directory: str | Path) -> int:
+    """Remove the temporary files that record writes cut short left in ``directory``'s pairing
+    folders (``.game-00001.tapa.x1y2.tmp``: a worker ended while it wrote); how many."""
+    leftovers = [
+        path
+        for folder in _pairing_folders(directory)
+        for path in folder.glob(f".*{SUFFIX}.*.tmp")
+        if RECORD_FILE.fullmatch(path.name[1:].rsplit(".", 2)[0])
+    ]
+    for path in leftovers:
+        path.unlink(missing_ok=True)
+    return len(leftovers)
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``number`` with ``noun`` in the singular or the plural (``1 game``, ``3 matches``)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"

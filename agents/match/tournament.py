@@ -11,6 +11,7 @@ its matches, and ``by_game`` gives each game's share.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, replace
 
@@ -25,6 +26,7 @@ from ..evaluation.tournament import (
     STREAMS_PER_PAIRING,
     TournamentConfig,
     check_config,
+    lost_line,
     play_chunks,
 )
 from .arena import MatchResults, play_matches
@@ -162,19 +164,18 @@ def match_round_robin(
 ) -> dict:
     """Every pairing of ``config.players`` plays ``config.games`` tabla matches; the
     results.json of docs/formats.md with match figures. ``progress`` gets the matches of
-    each finished chunk; a lost worker's chunks are played again (as in
-    :func:`agents.evaluation.tournament.round_robin`)."""
+    each finished chunk; a lost worker's chunks are played again, and ``notice`` (default:
+    stderr) gets one line saying so (as in :func:`agents.evaluation.tournament.round_robin`)."""
     config = check_match_config(config)
     chunks = _chunks(config)
     names = list(itertools.combinations(config.players, 2))
 
     def lost(lost_chunks: list, cause: str) -> None:
-        if notice is not None:
-            pairs = sum(chunk[2] for chunk in lost_chunks)
-            notice(
-                f"a worker process was lost ({cause}); the {2 * pairs} matches in play are "
-                "played again in a new pool, with the same dice"
-            )
+        line = lost_line(cause, 2 * sum(chunk[2] for chunk in lost_chunks), "matches")
+        if notice is None:
+            print(line, file=sys.stderr)
+        else:
+            notice(line)
 
     parts = play_chunks(
         _play_chunk,
