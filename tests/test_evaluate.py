@@ -126,6 +126,7 @@ def test_evaluate_names_the_valid_players_for_a_bad_name(tmp_path):
         ("players=[offensive,README.md]", ["README.md", "not a tapa-rl checkpoint"]),
         ("seed=-1", ["seed must be a non-negative integer", "got -1"]),
         ("match_points=0", ["match_points must be a positive integer"]),
+        ("match_points=100000", ["match_points=100000: a match is played to at most 25 points"]),
         ("max_turns=0", ["max_turns must be a positive integer"]),
         ("workers=-1", ["workers must be a non-negative integer"]),
         ("batch=0", ["batch must be a positive integer"]),
@@ -252,6 +253,7 @@ def test_round_robin_rejects_an_odd_number_of_duplicate_games():
         ("seed", "0"),
         ("duplicate", "yes"),
         ("match_points", 0),
+        ("match_points", 26),
         ("max_turns", 0),
         ("workers", -1),
         ("batch", 0),
@@ -487,3 +489,10 @@ def test_evaluate_writes_over_earlier_records_only_when_told(tmp_path):
     )
     now = earlier_records(records)
     assert [p.name for p in now] == ["game-00001.tapa", "game-00002.tapa"]  # this run's only
+
+
+def test_the_longest_tapa_match_is_the_longest_tabla_match():
+    from agents.evaluation.tournament import LONGEST_MATCH
+    from agents.match.rules import MAX_LENGTH
+
+    assert LONGEST_MATCH == MAX_LENGTH

@@ -26,6 +26,10 @@ from .stats import fit_ratings, summarize
 from .tournament_records import TurnLog, count, save_arena_records
 from .workers import check_stop, play_in_workers
 
+LONGEST_MATCH = 25
+"""The longest match played, as for the tabla match (agents.match.rules.MAX_LENGTH; this room
+comes before the match's)."""
+
 CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
 STREAMS_PER_PAIRING = 1 << 32
 
@@ -138,6 +142,11 @@ def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfi
     match_points = whole_number(
         config.match_points, "match_points", 1, error=ConfigError, optional=True
     )
+    if match_points is not None and match_points > LONGEST_MATCH:
+        raise ConfigError(
+            f"match_points={match_points}: a match is played to at most {LONGEST_MATCH} points "
+            "(the sources name 3, 5 and 7)"
+        )
     max_turns = whole_number(config.max_turns, "max_turns", 1, error=ConfigError)
     workers = whole_number(config.workers, "workers", 0, error=ConfigError)
     batch = whole_number(config.batch, "batch", 1, error=ConfigError)
