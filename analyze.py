@@ -7,8 +7,9 @@ how far it is behind the best play with the standard error of that difference fr
 trials (``*`` where it exceeds two of them), and the outcome chances (single and double wins,
 draws, single and double losses);
 ``out=PATH`` also writes them as JSON. ``python analyze.py record=FILE`` analyses a recorded
-game instead (``game=`` names the game, as on every command). ``python analyze.py --help``
-lists every setting.
+game instead, of the game the record names (a ``game=`` given must be it, or for a tabla
+match a game of its order), each game of a match by the bot ``player=`` names for its game.
+``python analyze.py --help`` lists every setting.
 
 ``position=``, ``dice=``, ``record=``, ``out=`` and ``player=`` are taken as they are typed
 (a key with commas, JSON in braces, ``dice=6,5``, one bot per game of a recorded match
@@ -21,10 +22,13 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import hydra
 from hydra.core.config_store import ConfigStore
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from tqdm import tqdm
 
@@ -76,6 +80,8 @@ def main(cfg: DictConfig) -> None:
     if config.record:
         from agents.analysis.games import analyze_game_file, format_game_report
 
+        if not names_the_game(HydraConfig.get().overrides.task):
+            config = replace(config, game=None)  # the record names its game
         try:
             report = analyze_game_file(Path(config.record), config)
         except ValueError as error:  # a record that cannot be read: one line naming it
@@ -115,18 +121,31 @@ def main(cfg: DictConfig) -> None:
         print(f"\nanalysis written to {config.out}")
 
 
+def names_the_game(overrides: Iterable[str]) -> bool:
+    """Whether the command line's ``overrides`` choose the game (``game=tabla``): a record's
+    analysis then checks that it is the record's; without, the record's own is taken."""
+    return any(override.lstrip("+~").partition("=")[0] == "game" for override in overrides)
+
+
 def check_old_record_form(arguments: list[str]) -> None:
     """Refuse in one line ``game=FILE``, the recorded game's old key: ``game=`` names the game
-    now (Hydra would answer it with a config group it cannot find)."""
+    now (Hydra would answer it with a config group it cannot find). A ``game=`` that names no
+    file is a misspelt game, which Hydra's refusal answers with the closest (entry.py)."""
     from tapa_env.rules import GAMES
 
     for argument in arguments:
         key, equals, value = argument.partition("=")
-        if key == "game" and equals and value not in GAMES:
+        if key == "game" and equals and value not in GAMES and names_a_file(value):
             SCRIPT.fail(
                 f"game= names the game now ({', '.join(GAMES)}); give a recorded game as "
                 f"record={value}"
             )
+
+
+def names_a_file(value: str) -> bool:
+    """Whether ``value`` reads as a file's path: a file there, a folder in it, or an
+    extension (``games/x.tapa``, ``x.tapa``), not a word such as a misspelt game."""
+    return Path(value).expanduser().exists() or "/" in value or "." in value or "\\" in value
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 :class:`EntryScript`. A mistake in the command line or the settings exits with status 2
 after one line on stderr (``train.py: error: ...``): what the script checks itself, and what
 Hydra refuses before the job starts (``games=abc``, an unknown or mistyped key, with the
-closest known names; a run directory that cannot be created), and a damaged file the project
+closest known names; a misspelt choice of a config group, ``game=tavla``, with the closest
+choice; a run directory that cannot be created), and a damaged file the project
 keeps for itself (the bear-off database), also when a worker process found it. A file that
 cannot be written (a full disk, a file-size limit, a read-only folder) exits with status 1
 after one line naming it and the cause. Status 1 with a traceback is left for a fault of the
@@ -31,7 +32,7 @@ from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import NoReturn, TypeVar
 
-from hydra.errors import HydraException
+from hydra.errors import HydraException, MissingConfigException
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException
 
@@ -107,10 +108,21 @@ class EntryScript:
             task = getattr(main, "__wrapped__", main)  # the function @hydra.main decorated
             if asked or raised_in(error.__traceback__, task):
                 raise
-            self.fail(hydra_refusal(error))
+            self.fail(hydra_refusal(error, self.known_settings()))
         finally:
             if not asked:
                 os.environ.pop(FULL_ERROR, None)
+
+    def known_settings(self) -> list[str] | None:
+        """The settings of the script's schema, as it stores it for Hydra
+        (``<script>_schema``); ``None`` for a script that stores none by that name."""
+        from hydra.core.config_store import ConfigStore
+
+        try:
+            schema = ConfigStore.instance().load(f"{self.name.removesuffix('.py')}_schema.yaml")
+        except (OSError, ValueError, LookupError):
+            return None
+        return [str(key) for key in schema.node]
 
 
 def raised_in(traceback: TracebackType | None, function: Callable) -> bool:
@@ -123,8 +135,15 @@ def raised_in(traceback: TracebackType | None, function: Callable) -> bool:
     return False
 
 
-def hydra_refusal(error: HydraException | OSError) -> str:
-    """One line for what Hydra refused before the job: an override or the run directory."""
+def hydra_refusal(error: HydraException | OSError, known: Iterable[str] | None = None) -> str:
+    """One line for what Hydra refused before the job: an override (a misspelt choice of a
+    config group, ``game=tavla``, with the closest choice; a group the script does not have,
+    with its settings ``known``) or the run directory."""
+    if isinstance(error, MissingConfigException) and error.options and error.missing_cfg_file:
+        return unknown_choice(error.missing_cfg_file, error.options)
+    not_a_group = NOT_A_GROUP.match(str(error)) if isinstance(error, HydraException) else None
+    if not_a_group and known is not None and not_a_group.group(1) not in known:
+        return unknown_setting(not_a_group.group(1), known)
     cause = error.__cause__
     if isinstance(cause, (ConfigAttributeError, ConfigKeyError)) and cause.full_key:
         parent = cause.parent_node
@@ -153,6 +172,21 @@ def unknown_setting(key: str, known: Iterable[str]) -> str:
         return f"unknown setting {key!r}: did you mean {' or '.join(prefix + k for k in close)}?"
     within = f" of {parent}" if parent else ""
     return f"unknown setting {key!r}: the settings{within} are {', '.join(known)}"
+
+
+def unknown_choice(missing: str, options: Iterable[str]) -> str:
+    """A choice that a config group lacks (``game=tavla``: Hydra found no ``game/tavla``):
+    the closest choice (``difflib``), and all of them."""
+    group, _, name = missing.rpartition("/")
+    options = [str(option) for option in options]
+    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    kind = group.rpartition("/")[2]
+    return f"{group}={name}: no such {kind}{guess} ({group} is one of {', '.join(options)})"
+
+
+NOT_A_GROUP = re.compile(r"Could not override '([^']+)'\. No match in the defaults list")
+"""Hydra's words for ``KEY=VALUE`` where ``KEY`` is a config group the script does not load."""
 
 
 # OmegaConf's words for a value of the wrong type, and ours: "must be <kind>, got <value>".

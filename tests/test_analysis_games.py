@@ -34,8 +34,10 @@ from agents.analysis.rollout import play_trials, trial_dice
 from agents.bots.equity import OUTCOME_POINTS, SWAP, one_hot_outcomes
 from agents.bots.players import choose_one
 from agents.bots.search import evaluator_value, ply_equities
-from agents.evaluation.game_record import format_record, parse_record
+from agents.evaluation.game_record import format_record, parse_record, read_record
+from agents.evaluation.tournament import TournamentConfig
 from agents.evaluation.tournament_records import TurnLog, arena_records
+from agents.match.tournament import match_round_robin
 from agents.td.checkpoint import describe, save
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer
@@ -313,3 +315,125 @@ def test_a_recorded_game_of_another_game_is_judged_by_its_own_bot(bots, bot_file
         analyze_record(records[0], SimpleNamespace(player=str(path), game="tapa"))
     with pytest.raises(GameAnalysisError, match=f"a bot for tapa, not for {game}"):
         analyze_record(records[0], SimpleNamespace(player="checkpoints/tapa-td.npz"))
+
+
+# --- a recorded tabla match ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def match_record(tmp_path_factory):
+    """A tabla match to 7 between random and the heuristic bots, recorded and read back: at
+    least four games, so Tabla, Gulbara and Tapa each at least once."""
+    folder = tmp_path_factory.mktemp("match")
+    config = TournamentConfig(
+        players=["random", "pubeval+runner+offensive"], games=2, match_length=7, workers=1,
+        seed=3, record_games=str(folder),
+    )  # fmt: skip
+    match_round_robin(config)
+    path = min(folder.glob("*/*.tapa"))
+    return path, read_record(path)
+
+
+@pytest.fixture(scope="module")
+def game_bots(tmp_path_factory):
+    """A small TD bot of each game, in a file: ``{game: path}``."""
+    folder = tmp_path_factory.mktemp("game-bots")
+    files = {}
+    for game in ("tabla", "gulbara", "tapa"):
+        files[game] = folder / f"small-{game}.pt"
+        save(files[game], describe(small_network(game), default_rules(game), 0, 0, {}))
+    return files
+
+
+def games_of(record, game: str) -> list[int]:
+    return [n for n, g in enumerate(record.games, start=1) if record.rules_of(g).game == game]
+
+
+def test_player_names_one_bot_a_game_of_the_match_in_any_order(match_record, game_bots):
+    path, record = match_record
+    assert {record.rules_of(game).game for game in record.games} == {"tabla", "gulbara", "tapa"}
+    spec = ",".join(str(game_bots[game]) for game in ("tapa", "tabla", "gulbara"))
+    report = analyze_record(record, SimpleNamespace(player=spec, ply=1), name=str(path))
+    assert report["analysis"]["player"] == spec and len(report["games"]) == len(record.games)
+    # Each game is judged by its own bot: at 1-ply the bot's own best play loses nothing.
+    network = {game: small_network(game).evaluator() for game in game_bots}
+    for number in games_of(record, "tapa")[:1]:
+        turn = next(t for t in report["games"][number - 1]["turns"] if t["decision"])
+        game = record.games[number - 1]
+        position = game.turns[turn["turn"] - 1].position
+        plays = legal_plays(position, tuple(int(d) for d in turn["roll"].split("-")))
+        after = np.array([p.afterstate.row for p in plays])
+        best = plays[int(np.argmax(network["tapa"].equities(after)))].text
+        assert turn["best"] == best
+
+
+def test_a_player_list_that_leaves_out_a_game_of_the_match_is_refused_naming_it(
+    match_record, game_bots
+):
+    path, record = match_record
+    spec = f"{game_bots['tabla']},{game_bots['gulbara']}"
+    with pytest.raises(GameAnalysisError) as refused:
+        analyze_record(record, SimpleNamespace(player=spec, ply=1), name=str(path))
+    tapa = games_of(record, "tapa")
+    numbered = f"game {tapa[0]}" if len(tapa) == 1 else f"games {', '.join(map(str, tapa))}"
+    assert str(refused.value) == (
+        f"player={spec} names no bot for tapa ({numbered}) of the record: name one bot for each "
+        "game of the match, separated by commas; shipped: checkpoints/tapa-td.pt"
+    )
+    with pytest.raises(GameAnalysisError, match=r"names no bot for gulbara \(games? 2.*\) or tapa"):
+        analyze_record(record, SimpleNamespace(player=str(game_bots["tabla"]), ply=1))
+
+
+def test_every_bot_player_names_judges_a_game_of_the_match(match_record, game_bots, tmp_path):
+    _, record = match_record
+    bots = [str(game_bots[game]) for game in ("tabla", "gulbara", "tapa")]
+    again = tmp_path / "another-tabla.pt"
+    save(again, describe(small_network("tabla", seed=1), default_rules("tabla"), 0, 0, {}))
+    two = rf"two tabla bots, {bots[0]} and {again}: name one"
+    with pytest.raises(GameAnalysisError, match=two):
+        analyze_record(record, SimpleNamespace(player=",".join([*bots, str(again)]), ply=1))
+    missing = tmp_path / "missing.pt"
+    with pytest.raises(GameAnalysisError, match=rf"^player={missing}: .*missing\.pt"):
+        analyze_record(record, SimpleNamespace(player=",".join([*bots, str(missing)]), ply=1))
+
+
+def test_a_match_that_ended_before_a_game_came_takes_a_bot_for_that_game(game_bots, tmp_path):
+    """A match to 1 is one game of Tabla; its record is judged with the bots of the match."""
+    config = TournamentConfig(
+        players=["random", "pubeval+runner+offensive"], games=2, match_length=1, workers=1,
+        record_games=str(tmp_path),
+    )  # fmt: skip
+    match_round_robin(config)
+    record = read_record(min(tmp_path.glob("*/*.tapa")))
+    assert [record.rules_of(game).game for game in record.games] == ["tabla"]
+    spec = ",".join(str(game_bots[game]) for game in ("tabla", "gulbara", "tapa"))
+    report = analyze_record(record, SimpleNamespace(player=spec, ply=1))
+    assert len(report["games"]) == 1
+    with pytest.raises(GameAnalysisError, match="^player=nobody: "):
+        analyze_record(record, SimpleNamespace(player=f"{spec},nobody", ply=1))
+
+
+def test_analyze_py_takes_the_game_from_the_record_and_refuses_another_named(tmp_path):
+    rules = GulbaraRules()
+    bot = TDPlayer(small_network("gulbara").evaluator(), rules=rules)
+    records, _ = recorded_games(bot, rules, games=2, max_turns=12)
+    path = tmp_path / "gulbara.tapa"
+    path.write_text(format_record(records[0]))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+
+    def analyze(*settings: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "analyze.py", f"record={path}", "ply=1", *settings],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+
+    done = analyze()
+    assert done.returncode == 0, done.stderr
+    assert "Plays judged by checkpoints/gulbara-td.pt at 1-ply" in done.stdout
+    refused = analyze("game=tapa")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"analyze.py: error: {path} is a record of gulbara: analyse it with game=gulbara, or "
+        "leave game= out (the record names its game), not game=tapa\n"
+    )

@@ -186,6 +186,35 @@ def test_a_setting_hydra_cannot_apply_is_one_line_naming_it(script, overrides, m
     assert "+" not in result.stderr  # no advice to append a key that the schema lacks
 
 
+@pytest.mark.parametrize("script", ["train.py", "evaluate.py", "play.py", "analyze.py"])
+def test_a_misspelt_game_is_one_line_with_the_closest_game(script, tmp_path):
+    result = python(script, "game=tavla", f"hydra.run.dir={tmp_path}")
+    assert one_line_error(result, script) == (
+        "game=tavla: no such game; did you mean tabla? (game is one of gulbara, tabla, tapa)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "overrides", "message"),
+    [
+        ("train.py", ["agent=tdd"], "agent=tdd: no such algorithm; did you mean td? "),
+        ("train.py", ["agent=dqn"], "agent=dqn: no algorithm 'dqn' yet; the algorithms are td, "),
+        ("train.py", ["+experiment=tapa-tdd"], "experiment=tapa-tdd: no such experiment; did "),
+        ("play.py", ["game=chess"], "game=chess: no such game (game is one of gulbara, tabla, "),
+        (
+            "evaluate.py",
+            ["hydra/job_logging=disabld"],
+            "hydra/job_logging=disabld: no such job_logging; did you mean disabled? (",
+        ),
+        ("export.py", ["game=tavla"], "unknown setting 'game': the settings are checkpoint, "),
+        ("analyze.py", ["game=games/x.tapa"], "game= names the game now (tapa, tabla, gulbara)"),
+    ],
+)
+def test_a_choice_a_config_group_lacks_is_one_line_naming_the_choices(script, overrides, message):
+    result = python(script, *overrides)
+    assert one_line_error(result, script).startswith(message)
+
+
 @pytest.mark.parametrize(
     "overrides",
     [["foo=1"], ["+foo=1"], ["agent=ppo", "foo=1"], ["--multirun", "seed=1,2", "foo=1"]],

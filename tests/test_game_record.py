@@ -341,6 +341,28 @@ def test_an_unreadable_file_is_one_line(tmp_path):
         read_record(empty)
 
 
+@pytest.mark.parametrize(
+    ("saved", "encode"),
+    [
+        ("CRLF line ends", lambda text: text.replace("\n", "\r\n").encode()),
+        ("a UTF-8 byte-order mark", lambda text: b"\xef\xbb\xbf" + text.encode()),
+        ("both", lambda text: b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()),
+        ("CR line ends", lambda text: text.replace("\n", "\r").encode()),
+        ("UTF-16 with its mark", lambda text: text.replace("\n", "\r\n").encode("utf-16")),
+    ],
+)
+def test_a_record_saved_by_a_windows_editor_reads_as_it_was_written(tmp_path, saved, encode):
+    example = next(block for block in doc_blocks("text") if "seed=11, game 35" in block) + "\n"
+    path = tmp_path / "windows.tapa"
+    path.write_bytes(encode(example))
+    record = read_record(path)
+    assert record == parse_record(example) and format_record(record) == example
+    assert parse_record("\ufeff" + example) == record  # a text read with its mark kept
+    path.write_bytes(encode(example.replace("5-4  24/20 24/19", "5-4  13/8")))
+    with pytest.raises(GameRecordError, match=r"windows\.tapa, line 13: turn 3, O 5-4: illegal"):
+        read_record(path)  # the lines are counted as the editor counts them
+
+
 def test_where_a_session_record_goes(tmp_path):
     from datetime import datetime
 

@@ -93,6 +93,55 @@ def test_a_bad_setting_is_a_short_message_and_status_2(tmp_path, override, messa
     assert not (tmp_path / "run" / "checkpoints").exists()
 
 
+def test_a_run_says_where_it_runs_and_from_what_and_logs_it_to_train_log(tmp_path):
+    """The first line names the run directory, new or resumed from how many games; each
+    evaluation is a line of its own; train.log keeps them and the end, each with its time."""
+    run_dir = tmp_path / "run"
+    short = [setting for setting in TINY if not setting.startswith("total_games=")]
+    first = run_train(run_dir, "total_games=150", *short)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert lines[0] == f"{run_dir}: a new run, training to 150 games"
+    assert lines[1] == f"eval at 0 games: vs random {evaluation(run_dir, 0)}"
+    games = read(run_dir / "checkpoints" / "last.pt")["games_trained"]
+    assert f"eval at {games} games: vs random {evaluation(run_dir, 1)}, previous " in lines[2]
+    logged = (run_dir / "train.log").read_text().splitlines()
+    run_line = re.compile(r"^\[[^]]*\]\[(?:agents\.runs[\w.]*|train)\]\[INFO\] - (.*)$")
+    said = [found.group(1) for found in map(run_line.match, logged) if found]
+    assert said == [line for line in lines if not line.startswith("[")], logged
+    again = run_train(run_dir, "total_games=300", *short)
+    assert again.returncode == 0, again.stderr
+    start = f"{run_dir}: resumed from {games} games, training to 300 games"
+    assert again.stdout.splitlines()[0] == start
+    logged = (run_dir / "train.log").read_text()
+    assert logged.count(": a new run, ") == 1 and logged.count(start) == 1
+    assert logged.rstrip().endswith(f"learning curve: {run_dir / 'learning_curve.png'}")
+    refused = run_train(run_dir, "total_games=300", "learner.lr=0.5", *short)
+    assert refused.returncode == 2
+    last = (run_dir / "train.log").read_text().splitlines()[-1]
+    assert last.endswith(refused.stderr.strip().removeprefix("train.py: error: "))
+
+
+def evaluation(run_dir: Path, index: int) -> str:
+    """The win rate against random of the run's evaluation ``index``, as the line shows it."""
+    lines = (run_dir / "evaluations.jsonl").read_text().splitlines()
+    return f"{json.loads(lines[index])['random']['win_rate']:.0%}"
+
+
+def test_the_evaluation_line_is_each_opponents_win_rate_by_its_full_name():
+    from agents.runs.evaluations import summary
+
+    result = {"games_trained": 25000}
+    rates = {"offensive": 0.55, "defensive": 0.2, "adaptive": 0.3, "previous": 0.5}
+    for name, rate in rates.items():
+        result[name] = {"win_rate": rate, "ppg": 0.0, "ppg_ci95": None, "games": 400}
+    line = summary(result)
+    assert line == (
+        "eval at 25000 games: vs offensive 55%, defensive 20%, adaptive 30%, previous 50%"
+    )
+    assert len(line) <= 80
+
+
 def test_a_run_directory_holds_config_events_checkpoints_and_the_curve(tmp_path):
     run_dir = tmp_path / "run"
     done = run_train(run_dir, *TINY)

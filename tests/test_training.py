@@ -408,6 +408,37 @@ def test_start_from_a_network_of_another_shape_is_one_line(tmp_path):
         train(config, tmp_path / "c")
 
 
+SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
+
+
+def test_start_from_another_games_network_names_both_games_and_encodings(tmp_path):
+    """A Tabla checkpoint of the very shape of a Gulbara run: what differs is the game."""
+    config = tiny(game="gulbara", eval_opponents=["runner"])
+    config.agent.encoding, config.agent.hidden = "expert", 160
+    config.agent.start_from = str(SHIPPED / "tabla-td.pt")
+    with pytest.raises(ConfigError) as refused:
+        train(config, tmp_path / "a")
+    assert str(refused.value) == (
+        f"agent.start_from={SHIPPED / 'tabla-td.pt'}: its network plays tabla (encoding "
+        "tabla-expert-v1), this run gulbara (encoding gulbara-expert-v1); start from a gulbara "
+        "checkpoint, or train tabla with game=tabla"
+    )
+
+
+def test_start_from_a_bot_file_asks_for_its_checkpoint(tmp_path):
+    config = tiny(game="gulbara", eval_opponents=["runner"])
+    config.agent.encoding, config.agent.hidden = "expert", 160
+    config.agent.start_from = str(SHIPPED / "gulbara-td.npz")
+    with pytest.raises(ConfigError) as refused:
+        train(config, tmp_path / "a")
+    assert str(refused.value) == (
+        f"agent.start_from={SHIPPED / 'gulbara-td.npz'}: is a bot file, which holds no training "
+        "checkpoint; give the .pt checkpoint it was exported from, such as "
+        f"{SHIPPED / 'gulbara-td.pt'} beside it"
+    )
+    assert not (tmp_path / "a" / "checkpoints").exists()
+
+
 def test_keep_games_goes_on_from_the_checkpoints_games(tmp_path):
     """agent.keep_games: a run started from a checkpoint counts its games as played, so
     that total_games and the schedule go on from there (a recipe finished from a shipped

@@ -45,7 +45,7 @@ import numpy as np
 
 from tapa_env import Position, legal_plays
 from tapa_env.movegen import generate_afterstates
-from tapa_env.rules import DEFAULT_RULES, AnyRules
+from tapa_env.rules import DEFAULT_RULES, AnyRules, default_rules
 
 from ..bearoff.database import evaluator_of
 from ..bots.loading import beside_repository, load_player
@@ -129,34 +129,71 @@ def judges(record: GameRecord, spec: str | None) -> dict[str, Player]:
     """The bot that judges each game of ``record``, by the game's name.
 
     ``spec`` names one bot, or one for each game of a match of several, separated by commas
-    (``runs/tabla/bot.pt,runs/gulbara/bot.pt``); each game is judged by the first of them
-    made for it; a game of a match other than the record's own may fall back on its shipped
-    bot (:func:`~agents.analysis.config.shipped_player`). ``None``: the shipped bots. Raises
-    :class:`GameAnalysisError`, one line, for a game that no bot judges (for the record's own
-    game the first named bot's refusal).
+    in any order (``runs/tabla/bot.pt,runs/gulbara/bot.pt``): each bot judges the games of
+    its own game. ``None``: the shipped bots (:func:`~agents.analysis.config.shipped_player`).
+    Raises :class:`GameAnalysisError`, one line, for a named bot that plays none of the
+    match's games (its refusal for the record's game), two bots for one game, and a game of
+    the record that no named bot plays (naming it and its games' numbers): no game is judged
+    by a bot that ``spec`` does not name.
     """
+    kinds = game_rules(record)
     specs = [part.strip() for part in (spec or "").split(",") if part.strip()]
-    found = {}
-    for kind, rules in game_rules(record).items():
-        refusals = []
-        for name in [*specs, *([] if specs else [shipped_player(kind)])]:
+    if not specs:
+        return {kind: analysis_player(shipped_player(kind), rules) for kind, rules in kinds.items()}
+    found: dict[str, Player] = {}
+    named: dict[str, str] = {}  # the spec that judges each game
+    refusals: dict[tuple[str, str], GameAnalysisError] = {}
+    for kind, rules in kinds.items():
+        for name in specs:
             try:
-                found[kind] = analysis_player(name, rules)
-                break
+                player = analysis_player(name, rules)
             except GameAnalysisError as error:
-                refusals.append(error)
-        if kind in found:
-            continue
-        shipped = shipped_player(kind)
-        if kind == record.game or not specs:
-            raise refusals[0]
-        if not Path(beside_repository(shipped)).exists():
-            raise GameAnalysisError(
-                f"the record's {kind} games need a {kind} bot and no {kind} bot is shipped: "
-                f"name one in player= beside the others, separated by a comma"
-            )
-        found[kind] = analysis_player(shipped, rules)
+                refusals[kind, name] = error
+                continue
+            if kind in named:
+                raise GameAnalysisError(
+                    f"player= names two {kind} bots, {named[kind]} and {name}: name one a game"
+                )
+            found[kind], named[kind] = player, name
+    for name in specs:
+        if name not in named.values() and not _plays_a_game_to_come(name, record, kinds):
+            raise refusals[record.game, name]
+    missing = [kind for kind in kinds if kind not in found]
+    if missing:
+        raise GameAnalysisError(_no_bot_for(record, spec, missing))
     return found
+
+
+def _plays_a_game_to_come(name: str, record: GameRecord, kinds: dict) -> bool:
+    """Whether the bot ``name`` plays a game of the record's match order that the record
+    holds no game of (a match that ended before the order came round to it)."""
+    for kind in record.order or ():
+        if kind not in kinds:
+            try:
+                analysis_player(name, default_rules(kind))
+                return True
+            except GameAnalysisError:
+                continue
+    return False
+
+
+def _no_bot_for(record: GameRecord, spec: str, missing: list[str]) -> str:
+    """One line naming the games of ``record`` that no bot of ``player=`` plays."""
+    games = []
+    for kind in missing:
+        numbers = [
+            str(number)
+            for number, game in enumerate(record.games, start=1)
+            if record.rules_of(game).game == kind
+        ]
+        games.append(f"{kind} ({'games' if len(numbers) > 1 else 'game'} {', '.join(numbers)})")
+    shipped = [shipped_player(kind) for kind in missing]
+    shipped = [path for path in shipped if Path(beside_repository(path)).exists()]
+    offer = f"; shipped: {','.join(shipped)}" if shipped else ""
+    return (
+        f"player={spec} names no bot for {' or '.join(games)} of the record: name one bot for "
+        f"each game of the match, separated by commas{offer}"
+    )
 
 
 def rollout_module():
@@ -231,10 +268,11 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
     """Analyse ``record`` (read by :func:`agents.evaluation.game_record.parse_record`) under
     ``config``'s settings, read where present: ``player`` (the judging bot, or one a game
     separated by commas; default the shipped bot of each game, :func:`judges`), ``game``
-    (when given, the record's game, or for a tabla match, a record with an order of games,
-    any game of its order), ``ply`` (1 or 2, default 2), ``rollout`` (default false)
-    with ``trials``, ``truncate``, ``seed`` and ``workers``, and ``reference`` (the bots
-    whose networks value the luck; default ``player``).
+    (``None`` or absent: the record's own; when given, the record's game, or for a tabla
+    match, a record with an order of games, any game of its order), ``ply`` (1 or 2,
+    default 2), ``rollout`` (default false) with ``trials``, ``truncate``, ``seed`` and
+    ``workers``, and ``reference`` (the bots whose networks value the luck; default
+    ``player``).
 
     Returns the report, a JSON-able dict (docs/game-records.md, "Analysing a game"): the
     settings, and per game and in all each turn (play, best play, loss and luck, in mp) and
@@ -246,12 +284,13 @@ def analyze_record(record: GameRecord, config, name: str = "") -> dict:
         raise GameAnalysisError(f"ply must be 1 or 2, got {ply!r}")
     rollout = bool(getattr(config, "rollout", False))
     game = getattr(config, "game", None)
-    # A tabla match (a record with an order of games) is judged game by game: game= may name
-    # any game of its order.
+    # The record names its game; a tabla match (a record with an order of games) is judged
+    # game by game: game= may name any game of its order.
     if game and game != record.game and game not in (record.order or ()):
         raise GameAnalysisError(
             f"{name or 'the record'} is a record of {record.game}: analyse it with "
-            f"game={record.game}"
+            f"game={record.game}, or leave game= out (the record names its game), not "
+            f"game={game}"
         )
     players = judges(record, spec)
     reference_spec = getattr(config, "reference", None)

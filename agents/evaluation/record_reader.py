@@ -11,6 +11,7 @@ next comes from the position each play leaves. What is wrong raises
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import re
 from datetime import datetime
@@ -148,21 +149,30 @@ def read_record(path: str | Path) -> GameRecord:
         raise GameRecordError(
             f"{path}: cannot read the game record ({error.strerror or first_line(error)})"
         ) from None
+    return parse_record(record_text(data, path), str(path))
+
+
+def record_text(data: bytes, path: Path) -> str:
+    """The text of a record file's bytes: UTF-8, with or without a byte-order mark at its
+    start, or UTF-16 with one (what Windows editors save); :class:`GameRecordError` for
+    bytes that are no such text."""
     try:
-        text = data.decode("utf-8")
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise GameRecordError(f"{path}: is not a text file, so not a game record") from None
-    return parse_record(text, str(path))
 
 
 def parse_record(text: str, name: str = "<record>") -> GameRecord:
     """The record that ``text`` writes, each play replayed through the engine.
 
-    Every turn of the result holds the position before its roll and its afterstate. Raises
-    :class:`GameRecordError`, ``NAME, line N: problem``, for anything that is not exactly
-    right.
+    Every turn of the result holds the position before its roll and its afterstate. Lines
+    may end in ``\n``, ``\r\n`` or ``\r``, and a byte-order mark before the first is
+    skipped. Raises :class:`GameRecordError`, ``NAME, line N: problem``, for anything that is
+    not exactly right.
     """
-    lines = _Lines(text, name)
+    lines = _Lines(text.removeprefix("\ufeff"), name)
     header, flags = _read_header(lines)
     record = GameRecord(
         players=(header["O"], header["X"]),

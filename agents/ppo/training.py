@@ -39,8 +39,8 @@ import tapa_env  # noqa: F401  (registers Tapa-v0, Tabla-v0, Gulbara-v0)
 from tapa_env.checker_moves import move_actions
 from tapa_env.registration import ENVIRONMENTS
 
-from ..runs.evaluations import Evaluations, summary
-from ..runs.logs import Logger, start_logging
+from ..runs.evaluations import Evaluations
+from ..runs.logs import Logger, log_start, start_logging
 from ..runs.settings import TrainingDiverged, TrainResult, config_dict
 from ..runs.skeleton import Run, StopRequest, next_multiple
 from ..storage.tensors import to_arrays, to_tensors
@@ -202,8 +202,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     start_logging(logger, config, counters.games if resumed else None)
 
     def evaluate() -> None:
-        result = evaluations.run(run.player(), counters.games)
-        bar.set_postfix_str(summary(result), refresh=False)
+        evaluations.run(run.player(), counters.games)  # its line shows above the bar
 
     # The rollout's storage: (T, N, ...) for T = num_steps decisions of N games.
     shape = (learner.num_steps, config.parallel_games)
@@ -220,6 +219,7 @@ def train(config: PPOConfig, run_dir: Path, logger: Logger | None = None) -> Tra
     status = "finished"
     window = Window()
     with StopRequest() as stop:
+        log_start(run_dir, config, resumed, counters.games)  # once Ctrl-C stops it cleanly
         if not resumed and config.eval_every:
             evaluate()  # the untrained policy: the learning curve's start
         while counters.games < config.total_games:

@@ -1,6 +1,6 @@
 """Evaluation while training, whatever the algorithm: the player now against the run's
 opponents in the arena, under the run's own rules, with duplicate dice; the run's
-``evaluations.jsonl``; the ``eval/`` scalars; the progress bar's note.
+``evaluations.jsonl``; the ``eval/`` scalars; the line each evaluation logs (:func:`summary`).
 
 An evaluation is a dict: ``games_trained`` and, per opponent, ``win_rate``, ``ppg`` (points a
 game from the player's side), ``ppg_ci95`` and ``games``. Its dice are a function of the
@@ -11,6 +11,7 @@ resumed run, plays the same dice.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -63,9 +64,11 @@ def write_evaluations(path: Path, evaluations: list[dict]) -> None:
 
 
 def summary(result: dict) -> str:
-    """The progress bar's note on an evaluation: ``eval: off 55% def 20% ...``."""
-    parts = [f"{n[:3]} {v['win_rate']:.0%}" for n, v in result.items() if isinstance(v, dict)]
-    return "eval: " + " ".join(parts)
+    """The line an evaluation logs: each opponent's win rate, ``eval at 25000 games: vs
+    offensive 55%, defensive 20%, adaptive 30%, previous 50%`` (under 80 characters with
+    the default opponents)."""
+    parts = [f"{n} {v['win_rate']:.0%}" for n, v in result.items() if isinstance(v, dict)]
+    return f"eval at {result['games_trained']} games: vs {', '.join(parts)}"
 
 
 class Evaluations:
@@ -99,13 +102,15 @@ class Evaluations:
 
     def run(self, player: Player, games_trained: int, more: dict | None = None) -> dict:
         """Evaluate ``player`` against the opponents (and ``more``), keep the result, write the
-        file and log each opponent's ``eval/<name>/win_rate`` and ``ppg``; the result."""
+        file, log its line (:func:`summary`) and each opponent's ``eval/<name>/win_rate`` and
+        ``ppg``; the result."""
         against = {**self.opponents, **(more or {})}
         result = evaluate_player(
             player, against, self.config.eval_games, self.config.seed, games_trained, self.rules
         )
         self.done.append(result)
         write_evaluations(self.path, self.done)
+        logging.getLogger(__name__).info(summary(result))
         if self.logger is not None:
             values = {}
             for name, value in result.items():

@@ -1,18 +1,27 @@
 """What a training run logs, whatever its algorithm: the :class:`Logger` it logs to, what it
-logs first (:func:`start_logging`), and TensorBoard's event files (:class:`TensorBoardLogger`,
-what ``train.py`` gives every run).
+logs first (:func:`start_logging`), TensorBoard's event files (:class:`TensorBoardLogger`,
+what ``train.py`` gives every run), and the run's own lines: where it runs and from how many
+games (:func:`log_start`) and each evaluation (``agents.runs.evaluations``), logged through
+Python's :mod:`logging` under :data:`RUN_LOG`, which ``train.py`` shows on stdout, above
+the progress bar (:func:`show_run_log`), and writes to the run directory's ``train.log``.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import os
+import sys
 import time
 from pathlib import Path
 from typing import Protocol
 
 from ..storage.files import WriteError
 from .settings import RunConfig, config_dict
+
+RUN_LOG = "agents.runs"
+"""The logger of the run's own lines (and of every module of ``agents.runs``)."""
 
 
 class Logger(Protocol):
@@ -41,6 +50,48 @@ def start_logging(logger: Logger | None, config: RunConfig, resumed_at: int | No
         logger.resume(resumed_at)
     else:
         logger.text("config", "```\n" + json.dumps(config_dict(config), indent=2) + "\n```")
+
+
+def start_line(run_dir: Path, total_games: int, resumed: bool, games: int) -> str:
+    """The run's first line: its directory, whether it is new or resumed, from how many
+    games, and to how many."""
+    shown = os.path.relpath(run_dir) if Path(run_dir).is_absolute() else str(run_dir)
+    if shown.startswith(".."):
+        shown = str(run_dir)
+    if resumed:
+        return f"{shown}: resumed from {games} games, training to {total_games} games"
+    begun = f" from {games} games" if games else ""
+    return f"{shown}: a new run{begun}, training to {total_games} games"
+
+
+def log_start(run_dir: Path, config: RunConfig, resumed: bool, games: int) -> None:
+    """Log the run's first line (:func:`start_line`)."""
+    logging.getLogger(__name__).info(start_line(run_dir, config.total_games, resumed, games))
+
+
+class AboveProgress(logging.Handler):
+    """Writes each message on a line of stdout above the progress bar (``tqdm.write``), so
+    that the bar is drawn again below it rather than broken."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from tqdm import tqdm
+
+        try:
+            tqdm.write(self.format(record), file=sys.stdout)
+        except Exception:  # a handler never raises: logging reports it its own way
+            self.handleError(record)
+
+
+def show_run_log(files: list[logging.Handler]) -> None:
+    """Send the run's own lines (:data:`RUN_LOG`, INFO) to stdout, above the progress bar,
+    and to the handlers ``files`` (``train.py``: the run directory's ``train.log``), and
+    nowhere else."""
+    log = logging.getLogger(RUN_LOG)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    console = AboveProgress()
+    console.setFormatter(logging.Formatter("%(message)s"))
+    log.handlers = [console, *files]
 
 
 class TensorBoardLogger:

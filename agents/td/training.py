@@ -33,13 +33,13 @@ from ..bots.equity import OUTCOME_POINTS, equity, one_hot_outcomes
 from ..bots.players import best_in_each_turn
 from ..errors import ConfigError
 from ..evaluation.arena import KINDS, UNFINISHED, result_kinds
-from ..runs.evaluations import Evaluations, summary
-from ..runs.logs import Logger, start_logging
+from ..runs.evaluations import Evaluations
+from ..runs.logs import Logger, log_start, start_logging
 from ..runs.ranks import Ranks
 from ..runs.settings import TrainingDiverged, TrainResult, config_dict
 from ..runs.skeleton import Run, StopRequest, next_multiple
 from ..storage.tensors import to_arrays, to_tensors
-from . import checkpoint
+from . import bot_file, checkpoint
 from .config import LearnerConfig, TDConfig, check_config, learning_rate
 from .learner import SamplePool, Trajectories, lambda_returns
 from .network import NetworkShape, TDNetwork
@@ -76,6 +76,20 @@ def exact_races(
 def _described(shape: NetworkShape) -> str:
     hidden = "x".join(str(h) for h in shape.hidden)
     return f"{shape.encoding} encoding, {hidden} {shape.activation} hidden units"
+
+
+def _encoding_of(shape: NetworkShape) -> str:
+    """The encoding of a network's inputs by its versioned name (``tabla-expert-v1``)."""
+    return get_encoding(shape.encoding, shape.game).version
+
+
+def other_game(path: Path, theirs: NetworkShape, ours: NetworkShape) -> str:
+    """Why ``agent.start_from`` cannot start this run when its network plays another game."""
+    return (
+        f"agent.start_from={path}: its network plays {theirs.game} (encoding "
+        f"{_encoding_of(theirs)}), this run {ours.game} (encoding {_encoding_of(ours)}); start "
+        f"from a {ours.game} checkpoint, or train {theirs.game} with game={theirs.game}"
+    )
 
 
 def can_widen(theirs: NetworkShape, ours: NetworkShape) -> bool:
@@ -296,11 +310,20 @@ class SelfPlayRun(Run):
         of one hidden layer narrower than this run's (:func:`widened`); a ``ConfigError``
         names the file and what differs otherwise."""
         path = Path(self.config.agent.start_from)
+        if bot_file.is_bot_file(path):
+            beside = path.with_suffix(".pt")
+            such = f", such as {beside} beside it" if beside.is_file() else ""
+            raise ConfigError(
+                f"agent.start_from={path}: is a bot file, which holds no training checkpoint; "
+                f"give the .pt checkpoint it was exported from{such}"
+            )
         content = checkpoint.read(path)
+        theirs, ours = checkpoint.shape_of(content), self.network.shape
+        if theirs.game != ours.game:
+            raise ConfigError(other_game(path, theirs, ours))
         if self.config.agent.keep_games:
             games, turns = int(content["games_trained"]), int(content["turns_trained"])
             self.counters = scheduled(Counters(games=games, turns=turns), self.config)
-        theirs, ours = checkpoint.shape_of(content), self.network.shape
         if theirs == ours:
             return content["weights"]
         if can_widen(theirs, ours):
@@ -393,8 +416,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
         """Play the opponents and the previous evaluation's network; log; the next previous."""
         more = {} if previous is None else {"previous": previous}
         player = TDPlayer(evaluator, name="td", rules=run.rules)
-        result = evaluations.run(player, counters.games, more)
-        bar.set_postfix_str(summary(result), refresh=False)
+        evaluations.run(player, counters.games, more)  # its line shows above the bar
         run.previous_weights = {
             k: v.detach().cpu().clone() for k, v in run.network.state_dict().items()
         }
@@ -404,6 +426,8 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
     status = "finished"
     steps = unsynced_games = unsynced_turns = 0  # since the ranks last agreed
     with StopRequest() as stop:
+        if ranks.main:  # once Ctrl-C stops the run cleanly
+            log_start(run_dir, config, resumed, counters.games)
         if not resumed and config.eval_every and ranks.main:
             previous = evaluate(evaluator, previous)  # the untrained network: the curve's start
         while counters.games < config.total_games:
