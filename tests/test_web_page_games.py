@@ -313,7 +313,7 @@ def test_a_landing_in_the_middle_strip_is_tapped_there_over_the_dice(browser, si
 PASSES = {
     "tapa": "24:15|1:13,18:2|",
     "tabla": "tabla/6:5,8:3,13:5,24:1|1:2,12:5,17:3,19:5|1,0",
-    "gulbara": "gulbara/24:15|12:14,18:1|own,0,0,0,0,0",
+    "gulbara": "gulbara/24:15|12:14,18:1|own,0,0,0,0,1",
 }
 
 
