@@ -164,7 +164,8 @@ def main() -> None:
             f"OpenSpiel, every complete play, a position a call: {theirs:>10,.0f} positions/s; "
             f"the engine in turn with it {ours:,.0f}: {ours / theirs:,.0f} times as fast"
         )
-        alone, ours_too = 1 / (times.listing - times.call), 1 / times.engine_listing
+        alone = 1 / max(times.listing - times.call, 1e-12)
+        ours_too = 1 / times.engine_listing
         print(
             f"OpenSpiel, legal_actions alone, less the call:    {alone:>10,.0f} positions/s; "
             f"the engine in turn with it {ours_too:,.0f}: {ours_too / alone:.1f} times as fast"

@@ -26,7 +26,9 @@ shown that it works, then is stopped as a user stops it, with Ctrl-C to its proc
 An interactive one (``play.py``) reads its input from the check, ``quit`` at the least. A
 command that needs what this machine lacks (a second machine, a SLURM cluster) is checked as
 far as it can be and then skipped with the reason. The quick steps run in the default run,
-side by side; the long ones are marked ``slow``.
+side by side; the long ones are marked ``slow``. A documented command that does not yet do
+what the documents say is in :data:`FAILING`, with what it does instead: a strict expected
+failure, which fails the run once the command does its part.
 """
 
 from __future__ import annotations
@@ -542,7 +544,7 @@ CHECKS: dict[str, Check] = {
         Check(finishes("24/21 19/18", files=("plays.json",)), "long")
     ),
     "python analyze.py position='24:15|1:15|' dice=5,2 truncate=10 candidates=0 trials=2592": (
-        Check(finishes("Rollout: 2592 trials", "truncated after 10 turns"), "long")
+        Check(finishes("Rollout: 2592 trials", "truncated at 10 turns"), "long")
     ),
     "python analyze.py game=tabla position='tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0' "
     "dice=6,4 trials=648 candidates=4": Check(finishes("player checkpoints/tabla-td.pt")),
@@ -756,8 +758,12 @@ def test_the_commands_are_read_as_the_convention_says(tmp_path):
     ]
     assert split("NAME=/tmp/x node --test web/") == ({"NAME": "/tmp/x"}, ["node", "--test", "web/"])
     assert_shows("a\nb  \nc\nd\n", ("b", "...", "d"), "step")
+    assert_shows("in games/2026-12-04_14-34-45.tapa\n", ("in games/2026-12-03_09-20-41.tapa",), "")
     with pytest.raises(pytest.fail.Exception):
         assert_shows("a\nb\n", ("b", "a"), "step")
+    assert agree("| 24/22(4) | +0.129 | 21.2 |", "| 24/22(4) | +0.129 | 21.1 |")
+    assert not agree("| 24/22(4) | +0.131 | 21.1 |", "| 24/22(4) | +0.129 | 21.1 |")
+    assert not agree("| 24/22(2) | +0.129 | 21.1 |", "| 24/22(4) | +0.129 | 21.1 |")
 
 
 def test_the_docs_quick_commands_run_as_written(scratch):
