@@ -418,15 +418,15 @@ def screenshots(step: str, folder: Path, shown: list[tuple[str, ...]]) -> None:
     assert any(path.stat().st_mtime >= before for path in taken), f"{step} took no screenshot"
 
 
-OPENING_TIME = re.compile(r" in [\d.]+ (?:seconds|minutes|hours)(?= with \d+ worker)")
+OPENING_TIME = re.compile(r" in [\d.]+\s+(?:seconds|minutes|hours)(?=\s+with\s+\d+\s+worker)")
 
 
 def writes_the_opening_tables(step: str, folder: Path, shown: list[tuple[str, ...]]) -> None:
     """The opening tables' command writes docs/opening.md and docs/analysis.md of the
     repository it runs from (``python -m`` takes the packages from the folder it runs in):
     here a copy of the packages and documents in a folder of its own, whose documents must
-    come out as the repository's are: the same plays in the same order, each figure within
-    one of its last digit, the time the rollouts took aside."""
+    come out as the repository's are, word for word: the same plays in the same order, each
+    figure within one of its last digit, the time the rollouts took aside."""
     copy = folder / "opening"
     if not copy.exists():
         copy.mkdir()
@@ -446,11 +446,13 @@ def writes_the_opening_tables(step: str, folder: Path, shown: list[tuple[str, ..
     )
     assert done.returncode == 0, said(done)
     for name in ("opening.md", "analysis.md"):
-        written = OPENING_TIME.sub("", (copy / "docs" / name).read_text()).splitlines()
-        published = OPENING_TIME.sub("", (ROOT / "docs" / name).read_text()).splitlines()
+        # word by word: the time taken, left out, may wrap its paragraph otherwise
+        written = OPENING_TIME.sub("", (copy / "docs" / name).read_text()).split()
+        published = OPENING_TIME.sub("", (ROOT / "docs" / name).read_text()).split()
         assert len(written) == len(published), f"{step} writes another docs/{name}"
-        for ours, theirs in zip(written, published, strict=True):
-            assert agree(ours, theirs), f"{step} writes in docs/{name}\n{ours}\nfor\n{theirs}"
+        for at, (ours, theirs) in enumerate(zip(written, published, strict=True)):
+            where = " ".join(published[max(0, at - 12) : at + 3])
+            assert agree(ours, theirs), f"{step} writes {ours} in docs/{name} for: ...{where}"
 
 
 NUMBER = re.compile(r"[-+]?\d+\.(\d+)")
