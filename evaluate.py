@@ -44,20 +44,12 @@ from omegaconf import DictConfig
 from tqdm import tqdm
 
 from agents.errors import ConfigError, MatchError, PlayerSpecError
-from agents.evaluation.game_record import GameRecordError, check_record_directory
 from agents.evaluation.tournament import (
     TournamentConfig,
     check_config,
     check_output_path,
     format_table,
     round_robin,
-)
-from agents.evaluation.tournament_records import (
-    check_earlier_records,
-    count,
-    earlier_records,
-    remove_records,
-    remove_unfinished_writes,
 )
 from agents.evaluation.workers import (
     STOP_SIGNALS,
@@ -68,6 +60,14 @@ from agents.evaluation.workers import (
     stop_on_signals,
 )
 from agents.match.tournament import check_match_config, format_match_table, match_round_robin
+from agents.records import GameRecordError, check_record_directory
+from agents.records.tournament import (
+    check_earlier_records,
+    count,
+    earlier_records,
+    remove_records,
+    remove_unfinished_writes,
+)
 from agents.storage.files import write_bytes_atomically
 from entry import EntryScript
 

@@ -31,9 +31,9 @@ import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig
 
-from agents.evaluation.game_record import GameRecordError, record_destination
 from agents.play.match_session import open_session
 from agents.play.terminal import PlayConfig, PlayError, check_config
+from agents.records import GameRecordError, record_destination
 from entry import EntryScript
 
 SCRIPT = EntryScript("play.py")

@@ -26,7 +26,7 @@ from agents import load_player
 from agents.bots.search import REPLIES
 from agents.td.player import TDPlayer
 from tapa_env import generate_afterstates
-from tapa_env.games import Games
+from tapa_env.batch import Games
 
 ROOT = Path(__file__).resolve().parents[1]
 

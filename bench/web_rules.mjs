@@ -8,10 +8,14 @@
 //
 //   node bench/web_rules.mjs [--pool 2000] [--repeats 5]
 
-import { encodeMany } from "../web/js/encoding.js";
-import { notatedPlays } from "../web/js/notation.js";
-import { flipPosition, initialPosition } from "../web/js/position.js";
-import { legalPlays, outcome } from "../web/js/rules.js";
+import {
+  encodeMany,
+  flipPosition,
+  initialPosition,
+  legalPlays,
+  notatedPlays,
+  outcome,
+} from "../web/js/tapa.js";
 
 const ROLLS = [];
 for (let a = 1; a <= 6; a++) for (let b = a; b <= 6; b++) ROLLS.push([a, b]);

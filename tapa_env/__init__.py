@@ -1,5 +1,5 @@
 """Tapa (Plakoto), Tabla and Gulbara, the games of the tabla match: exact rules in a batched
-engine.
+engine. Each game is one package of :mod:`tapa_env.games`, whose registry the rest reads.
 
 Positions are always seen from the side to move (docs/rules.md, "Board and frame").
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from .games import all_games
 from .registration import register_environments
 
 register_environments()
@@ -21,8 +22,7 @@ register_environments()
 _HOMES = {
     "DEFAULT_RULES": "rules",
     "GAMES": "rules",
-    "GulbaraRules": "rules",
-    "TablaRules": "rules",
+    "Games": "batch",
     "default_rules": "rules",
     "ROW_WIDTH": "layout",
     "NotationError": "notation",
@@ -42,6 +42,7 @@ _HOMES = {
     "outcomes": "results",
     "parse_play": "notation",
     "play_text": "notation",
+    **{entry.rules.__name__: "rules" for entry in all_games()},  # TablaRules, ...
 }
 """Each public name and the module of this package that defines it."""
 

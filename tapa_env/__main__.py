@@ -1,6 +1,8 @@
 """Play one game of uniformly random legal moves and print it: ``python -m tapa_env``.
 
-python -m tapa_env [--game tapa|tabla|gulbara] [--seed N] [--boards] [--max-turns N]
+python -m tapa_env [--game NAME] [--seed N] [--boards] [--max-turns N]
+
+``NAME`` is a game of the registry (:mod:`tapa_env.games`): tapa (the default), tabla, gulbara.
 
 A seed below 0 or a turn limit below 1 is a usage error: one line, exit status 2.
 """
@@ -16,39 +18,25 @@ import numpy as np
 from .board_text import draw_board
 from .checks import whole_number_argument
 from .game import outcome
-from .layout import NEXT
+from .games import DEFAULT_GAME, GAMES
+from .games import game as registered
+from .layout import next_turn
 from .notation import legal_plays
 from .position import Position
-from .rules import GAMES
-
-_INTRODUCTIONS = {
-    "tapa": (
-        "Tapa: O and X play random legal moves. Each side counts points from its own\n"
-        "start (24) to its home (1-6); the board is drawn from O's side. A play reads\n"
-        "24/18 13/8*: a checker from 24 to 18, one from 13 to 8 pinning a lone checker.\n"
-    ),
-    "tabla": (
-        "Tabla: O and X play random legal moves. Each side counts points from its own\n"
-        "24 to its home (1-6); the board is drawn from O's side. A play reads\n"
-        "bar/20 13/7*: a checker enters from the bar on 20, one from 13 hits on 7.\n"
-    ),
-    "gulbara": (
-        "Gulbara: O and X play random legal moves, both running the same way round:\n"
-        "X starts on O's 12 and bears off from O's 13-18. One checker holds a point and\n"
-        "nothing is hit. After the first three turns a double climbs: 3-3 is followed by\n"
-        "4-4, 5-5 and 6-6 in the same turn, while they can be played; what the roller\n"
-        "cannot play of them is handed to the other side, still in that turn.\n"
-    ),
-}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tapa_env",
-        description="Play and print one random game of Tapa, Tabla or Gulbara.",
+        description="Play and print one random game of "
+        + ", ".join(registered(name).title for name in GAMES[:-1])
+        + f" or {registered(GAMES[-1]).title}.",
     )
     parser.add_argument(
-        "--game", choices=GAMES, default="tapa", help="which game of the tabla match (tapa)"
+        "--game",
+        choices=GAMES,
+        default=DEFAULT_GAME,
+        help=f"which game to play ({DEFAULT_GAME})",
     )
     parser.add_argument(
         "--seed",
@@ -63,12 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(args.seed)
+    entry = registered(args.game)
     position = Position.initial(args.game)
     sides = ("O", "X")
     mover = 0
     turn = 0  # the turns played: rolls of the dice (G5: a climb or handed numbers is none)
     rolled = [0, 0]  # each side's turns, O's first
-    print(_INTRODUCTIONS[args.game])
+    print(entry.introduction)
     print(position)
     while True:
         side = sides[mover]
@@ -93,16 +82,15 @@ def main(argv: list[str] | None = None) -> int:
             if not args.boards:
                 print(f"\n{draw_board(shown, tuple(rolled))}")
             if result.winner == 0:
-                print("\nBoth mothers are pinned: the game is a draw.")
+                print(f"\n{entry.outcome_names[0].capitalize()}: the game is a draw.")
             else:
-                kind = {1: "single game", 2: _DOUBLE[args.game], 3: "backgammon"}[result.points]
+                kind = entry.outcome_names[result.points]
                 print(f"\n{side} wins a {kind}: {result.points} point(s) after {turn} turns.")
             return 0
-        if args.game == "gulbara" and after.row[NEXT] == 1:
-            position = after  # the same side goes on: a climbing double, or its own roll
-            continue
-        position = after.flip()
-        mover = 1 - mover
+        following, passed = next_turn(after.row, args.game)
+        position = Position._trusted(following[0], args.game)
+        if passed[0]:  # else the same side goes on: a climbing double, or its own roll
+            mover = 1 - mover
     print(f"\nNo result after {args.max_turns} turns.")
     return 0
 
@@ -125,13 +113,6 @@ def _dice_text(position: Position, dice: tuple[int, int]) -> str:
     left = turn["climb_dice"]
     some = f"{left} die" if left == 1 else f"{left} dice"
     return f"plays {some + ' of ' if left < 4 else ''}{high}-{low} handed over"
-
-
-_DOUBLE = {
-    "tapa": "double game (gammon or mother)",
-    "tabla": "double game (mars: the loser bore off none)",
-    "gulbara": "double game (mars: the loser bore off none)",
-}
 
 
 def run(argv: list[str] | None = None) -> int:

@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .batch import MAX_AFTERSTATES
 from .encoding import Encoding
-from .games import MAX_AFTERSTATES
 
 
 class Afterstates:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .games import DEFAULT_GAME
+from .games import game as registered
 from .layout import OPP, OPP_BAR, OWN, OWN_BAR, PIN, POINTS, as_rows
 
 WIDTH, HEIGHT = 400, 300
@@ -22,12 +24,13 @@ _TRIANGLES = ((196, 164, 112), (120, 72, 40))
 _OWN, _OPP, _PIN_RING = (240, 236, 224), (40, 40, 48), (220, 40, 40)
 
 
-def board_image(row: np.ndarray, game: str = "tapa") -> np.ndarray:
+def board_image(row: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
     """``(HEIGHT, WIDTH, 3)`` uint8: the position ``row`` of ``game`` (mover's frame) as a
     picture."""
+    entry = registered(game)
     row = as_rows(row)[0].astype(np.int64)
-    bars = (row[OWN_BAR], row[OPP_BAR]) if game == "tabla" else (0, 0)
-    if game != "tapa":
+    bars = (row[OWN_BAR], row[OPP_BAR]) if entry.bar else (0, 0)
+    if not entry.pins:
         row = row.copy()
         row[PIN:] = 0  # no pins: that block holds the bars or the turn
     image = np.empty((HEIGHT, WIDTH, 3), dtype=np.uint8)

@@ -1,10 +1,10 @@
-"""A readable text board for a position, from the mover's side."""
+"""A readable text board for a position, from the mover's side, in every game."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .layout import COUNTED_TURNS
+from .games import game as registered
 
 if TYPE_CHECKING:
     from .position import Position
@@ -30,9 +30,9 @@ def draw_board(position: Position, turns: tuple[int, int] | None = None) -> str:
 
     A lower-case letter is a pinned checker (``x`` an opponent checker under ``O``, ``o`` a
     mover checker under ``X``). A number shows the height of a tall stack. The mover moves from
-    24 (top right) round to 1 (bottom right) and bears off there. A Gulbara board ends with
-    the state of the turn (:func:`turn_line`; ``turns``: ``O``'s and ``X``'s turns so far,
-    where the caller counted them).
+    24 (top right) round to 1 (bottom right) and bears off there. The game's board module adds
+    its lines at the end (Tabla's bars; Gulbara's state of the turn, with ``turns``: ``O``'s
+    and ``X``'s turns so far, where the caller counted them).
     """
     own, opp = position.own, position.opp
     own_pinned, opp_pinned = set(position.own_pinned), set(position.opp_pinned)
@@ -58,61 +58,21 @@ def draw_board(position: Position, turns: tuple[int, int] | None = None) -> str:
     lines += [line(bottom_points, d) for d in reversed(range(_ROWS_SHOWN))]
     lines.append(label(bottom_points))
     lines.append(f"O borne off: {position.own_off}    X borne off: {position.opp_off}")
-    if position.game == "tabla":
-        lines.append(f"O on the bar: {position.own_bar}    X on the bar: {position.opp_bar}")
-    if position.game == "gulbara":
-        lines.append(turn_line(position, turns))
+    lines += registered(position.game).board.board_lines(position, turns)
     return "\n".join(lines)
-
-
-def turns_so_far(position: Position, turns: tuple[int, int] | None = None) -> str:
-    """Gulbara: the turns each side has had, ``O``'s first: ``turns`` when given (counted by
-    the caller), else as the position knows them. A position counts a side's turns only up to
-    3, all the climbing rule needs (G5), so 3 there reads "3 or more".
-
-    >>> from tapa_env import Position
-    >>> later = Position.from_key("gulbara/13:15|1:15|opp,0,0,0,3,2")
-    >>> turns_so_far(later), turns_so_far(later, (41, 40))
-    ('turns so far: O 3 or more, X 2', 'turns so far: O 41, X 40')
-    """
-    if turns is None:
-        counted = (position.turn["own_turns"], position.turn["opp_turns"])
-        shown = [f"{n} or more" if n >= COUNTED_TURNS else str(n) for n in counted]
-    else:
-        shown = [str(int(n)) for n in turns]
-    return f"turns so far: O {shown[0]}, X {shown[1]}"
-
-
-def turn_line(position: Position, turns: tuple[int, int] | None = None) -> str:
-    """Gulbara: who moves next and what is left of a climbing double, and the turns so far
-    (:func:`turns_so_far`), in a line."""
-    turn = position.turn
-    side = "O" if turn["next"] == "own" else "X"
-    if not turn["climb"]:
-        what = f"{side} rolls next"
-    else:
-        climb, left = turn["climb"], turn["climb_dice"]
-        dice = f"{left} dice of {climb}-{climb}" if left < 4 else f"{climb}-{climb}"
-        handed = " (handed over)" if turn["handed"] else ""
-        what = f"{side} plays {dice} next, climbing to 6-6{handed}"
-    return f"{what}; {turns_so_far(position, turns)}"
 
 
 def pip_counts(position: Position) -> tuple[int, int]:
     """Pips each side still has to move to bear everything off: ``(mover, opponent)``.
 
-    A mover checker on point ``p`` has ``p`` pips to go, an opponent checker there ``25 - p``
-    (in Gulbara, where the opponent runs the same way, ``p + 12`` or ``p - 12``); a checker
-    on Tabla's bar has 25.
+    A mover checker on point ``p`` has ``p`` pips to go, an opponent checker there its own
+    number of the point (:attr:`tapa_env.games.Game.opponent_points`: ``25 - p``, or in
+    Gulbara, where the opponent runs the same way, ``p + 12`` or ``p - 12``); a checker on the
+    bar has 25.
     """
+    numbers = registered(position.game).opponent_points
     own = sum(point * count for point, count in enumerate(position.own, start=1))
-    if position.game == "gulbara":
-        opp = sum(
-            (point + 12 if point <= 12 else point - 12) * count
-            for point, count in enumerate(position.opp, start=1)
-        )
-    else:
-        opp = sum((25 - point) * count for point, count in enumerate(position.opp, start=1))
+    opp = sum(number * count for number, count in zip(numbers, position.opp, strict=True))
     return own + 25 * position.own_bar, opp + 25 * position.opp_bar
 
 

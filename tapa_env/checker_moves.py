@@ -6,8 +6,8 @@ toward point 1, or bears it off (R7). A move is legal when it begins some comple
 play of what is left of the turn. That is how the rules on the dice (R6) hold exactly:
 
 * At the start of a turn the length of its plays is the most dice any play can use, as if
-  the game went on after every move (:func:`tapa_env.movegen._longest_continuation`, the
-  engine's own measure). With one die of a non-double playable, the larger die's moves are
+  the game went on after every move (:func:`tapa_env.engine.search.longest_continuation`,
+  the engine's own measure). With one die of a non-double playable, the larger die's moves are
   the only legal ones when there are any.
 * Later, a move is legal when, after it, the dice left can still complete a play of that
   length (again as if the game went on).
@@ -17,36 +17,34 @@ play of what is left of the turn. That is how the rules on the dice (R6) hold ex
 So the complete plays that masked move sequences reach are exactly the engine's legal
 afterstates (``tests/test_checker_moves.py`` checks this on thousands of positions, every
 roll, and every rule flag). A turn with no legal move (a pass) has length 0.
+
+Tabla adds the bar as source 25 (actions 144-149: enter with a 1 to a 6); Gulbara writes its
+turn columns into the afterstate when the turn is complete, or at once when the mover passes.
+The kernels, one for every game, are :mod:`tapa_env.engine.turns`.
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 
+from .engine import dispatch
+from .engine.search import MAX_DICE, TURN_FIELDS
+from .engine.turns import DICE_FACES
+from .games import DEFAULT_GAME
+from .games import game as registered
 from .layout import POINTS, ROW_WIDTH, as_rows
-from .movegen import (
-    _WIN_CHECKED_EACH_MOVE,
-    _game_ended,
-    _legal_sources,
-    _longest_continuation,
-    _lowest_bit,
-    _move,
-    _write_afterstate,
-    turn_state,
-)
+from .movegen import game_code
 from .rules import DEFAULT_RULES, AnyRules, check_rules
 
-DICE_FACES = 6
 MOVE_ACTIONS = POINTS * DICE_FACES  # 144
 BAR_ACTIONS = DICE_FACES
 """Tabla's actions 144-149: a checker enters from the bar (source 25) with a 1 to a 6."""
-_MAX_DICE = 4
 
 
-def move_actions(game: str = "tapa") -> int:
-    """The size of ``game``'s checker-move action space: 144, and 150 in Tabla (the bar)."""
-    return MOVE_ACTIONS + (BAR_ACTIONS if game == "tabla" else 0)
+def move_actions(game: str = DEFAULT_GAME) -> int:
+    """The size of ``game``'s checker-move action space: 144, and 150 in a game with a bar
+    (Tabla: entering from it)."""
+    return MOVE_ACTIONS + (BAR_ACTIONS if registered(game).bar else 0)
 
 
 def move_action(source: int, die: int) -> int:
@@ -58,119 +56,6 @@ def action_move(action: int) -> tuple[int, int]:
     """``(source, die)`` of a checker-move action: the inverse of :func:`move_action`."""
     action = int(action)
     return action // DICE_FACES + 1, action % DICE_FACES + 1
-
-
-@nb.njit(cache=True, nogil=True)
-def _begin(rows, dice, which, flags, start_rows, words, turns, dice_left, needed, larger_only):
-    """Start the turns of the games ``which``: their state, dice and the length of their
-    plays (0: the mover passes)."""
-    stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
-    order = np.zeros(_MAX_DICE, dtype=np.int64)
-    for k in range(which.shape[0]):
-        g = which[k]
-        start_rows[g] = rows[g]
-        low, high, pinned, occupied = turn_state(rows[g], flags, turns[g])
-        words[g, 0], words[g, 1], words[g, 2], words[g, 3] = low, high, pinned, occupied
-        first, second = dice[g, 0], dice[g, 1]
-        larger_only[g] = False
-        if first == second:
-            for i in range(_MAX_DICE):
-                dice_left[g, i] = first
-                order[i] = first
-            needed[g] = _longest_continuation(
-                low, high, pinned, occupied, order, 0, 4, True, POINTS - 1, turns[g], stack
-            )
-            continue
-        dice_left[g, 0], dice_left[g, 1] = max(first, second), min(first, second)
-        dice_left[g, 2] = dice_left[g, 3] = 0
-        longest = 0
-        for direction in range(2):
-            order[0] = first if direction == 0 else second
-            order[1] = second if direction == 0 else first
-            length = _longest_continuation(
-                low, high, pinned, occupied, order, 0, 2, False, POINTS - 1, turns[g], stack
-            )
-            longest = max(longest, length)
-        needed[g] = longest
-        if longest == 1:
-            t = turns[g]
-            larger = _legal_sources(occupied, max(first, second), t[0], t[1], t[3])
-            larger_only[g] = larger != 0
-
-
-@nb.njit(cache=True, nogil=True)
-def _masks(which, words, turns, dice_left, needed, larger_only, out):
-    """Write into ``out[g]`` (bool ``(144,)``) the legal moves of each game ``g`` in ``which``."""
-    stack = np.zeros((6, _MAX_DICE + 1), dtype=np.int64)
-    rest = np.zeros(_MAX_DICE, dtype=np.int64)
-    for k in range(which.shape[0]):
-        g = which[k]
-        out[g, :] = False
-        if needed[g] == 0:
-            continue
-        t = turns[g]
-        low, high, pinned, occupied = words[g, 0], words[g, 1], words[g, 2], words[g, 3]
-        tried = 0
-        for i in range(_MAX_DICE):
-            die = dice_left[g, i]
-            if die == 0 or (tried >> die) & 1:
-                continue
-            tried |= 1 << die
-            if larger_only[g] and die != dice_left[g, 0]:
-                continue
-            # The dice left after this one, for the rest of the play.
-            count = 0
-            skipped = False
-            for j in range(_MAX_DICE):
-                other = dice_left[g, j]
-                if other == 0:
-                    continue
-                if other == die and not skipped:
-                    skipped = True
-                    continue
-                rest[count] = other
-                count += 1
-            doubles = count > 0 and rest[0] == die
-            sources = _legal_sources(occupied, die, t[0], t[1], t[3])
-            while sources:
-                source = _lowest_bit(sources)
-                sources &= sources - 1
-                legal = needed[g] == 1
-                if not legal:
-                    after = _move(low, high, pinned, occupied, source, die, t[2])
-                    further = _longest_continuation(
-                        after[0], after[1], after[2], after[3], rest, 0, count, doubles,
-                        POINTS - 1, t, stack,
-                    )  # fmt: skip
-                    legal = further >= needed[g] - 1
-                if legal:
-                    out[g, 6 * source + die - 1] = True
-
-
-@nb.njit(cache=True, nogil=True)
-def _apply(actions, which, flags, start_rows, words, turns, dice_left, needed, rows, done):
-    """Play ``actions[k]`` (already checked legal) in game ``which[k]``: move the checker,
-    use the die, write the position now into ``rows[g]``, and set ``done[k]`` when the turn
-    is complete (its play is whole, or the move ended the game, R6)."""
-    check_each_move = flags[_WIN_CHECKED_EACH_MOVE] != 0
-    for k in range(which.shape[0]):
-        g = which[k]
-        source = actions[k] // 6
-        die = actions[k] % 6 + 1
-        t = turns[g]
-        after = _move(words[g, 0], words[g, 1], words[g, 2], words[g, 3], source, die, t[2])
-        words[g, 0], words[g, 1], words[g, 2], words[g, 3] = after
-        for i in range(_MAX_DICE - 1, -1, -1):
-            if dice_left[g, i] == die:
-                dice_left[g, i] = 0
-                break
-        needed[g] -= 1
-        _write_afterstate(rows, g, start_rows[g], after[0], after[1], after[2])
-        own_mother_pinned = (t[1] >> (POINTS - 1)) & 1
-        ended = check_each_move and _game_ended(after[2], after[3], own_mother_pinned, flags)
-        done[k] = ended or needed[g] <= 0
-        if done[k]:
-            needed[g] = 0
 
 
 class CheckerMoves:
@@ -189,15 +74,16 @@ class CheckerMoves:
         self.count = count
         rules = check_rules(rules)
         self.game = rules.game
+        self._code = game_code(rules)
         self.flags = rules.flags()
         self.rows = np.zeros((count, ROW_WIDTH), dtype=np.int8)
-        self.dice_left = np.zeros((count, _MAX_DICE), dtype=np.int64)
+        self.dice_left = np.zeros((count, MAX_DICE), dtype=np.int64)
         self.needed = np.zeros(count, dtype=np.int64)
         self._start_rows = np.zeros((count, ROW_WIDTH), dtype=np.int8)
         self._words = np.zeros((count, 4), dtype=np.int64)
         self._turns = np.zeros((count, 4), dtype=np.int64)
         self._larger_only = np.zeros(count, dtype=np.bool_)
-        self._fields = np.zeros((count, 6), dtype=np.int64)
+        self._fields = np.zeros((count, TURN_FIELDS), dtype=np.int64)
         self._masks = np.zeros((count, move_actions(self.game)), dtype=np.bool_)
 
     def begin(self, rows: np.ndarray, dice: np.ndarray, which: np.ndarray) -> None:
@@ -206,25 +92,16 @@ class CheckerMoves:
         which = np.asarray(which, dtype=np.int64)
         rows = as_rows(rows)
         dice = np.ascontiguousarray(dice, dtype=np.int64)
-        if self.game != "tapa":
-            _other_games().begin(
-                rows, dice, which, self.flags, _KERNEL_GAME[self.game], self._start_rows,
-                self._words, self._turns, self.dice_left, self.needed, self._larger_only,
-                self._fields, self.rows,
-            )  # fmt: skip
-        else:
-            _begin(
-                rows, dice, which, self.flags, self._start_rows, self._words, self._turns,
-                self.dice_left, self.needed, self._larger_only,
-            )  # fmt: skip
-            self.rows[which] = rows[which]
+        dispatch.begin(
+            rows, dice, which, self.flags, self._code, self._start_rows, self._words,
+            self._turns, self.dice_left, self.needed, self._larger_only, self._fields, self.rows,
+        )  # fmt: skip
         self._update_masks(which)
 
     def _update_masks(self, which: np.ndarray) -> None:
-        kernel = _masks if self.game == "tapa" else _other_games().masks
-        kernel(
-            which, self._words, self._turns, self.dice_left, self.needed, self._larger_only,
-            self._masks,
+        dispatch.masks(
+            which, self._code, self._words, self._turns, self.dice_left, self.needed,
+            self._larger_only, self._masks,
         )  # fmt: skip
 
     @property
@@ -253,16 +130,10 @@ class CheckerMoves:
             bad = int(np.flatnonzero(~legal)[0])
             raise ValueError(self.illegal_message(int(which[bad]), actions[bad]))
         done = np.zeros(len(which), dtype=np.bool_)
-        if self.game != "tapa":
-            _other_games().apply(
-                actions, which, _KERNEL_GAME[self.game], self._start_rows, self._words,
-                self._turns, self.dice_left, self.needed, self._fields, self.rows, done,
-            )  # fmt: skip
-        else:
-            _apply(
-                actions, which, self.flags, self._start_rows, self._words, self._turns,
-                self.dice_left, self.needed, self.rows, done,
-            )  # fmt: skip
+        dispatch.apply(
+            actions, which, self.flags, self._code, self._start_rows, self._words, self._turns,
+            self.dice_left, self.needed, self._fields, self.rows, done,
+        )  # fmt: skip
         self._update_masks(which[~done])
         self._masks[which[done]] = False
         return done
@@ -275,6 +146,7 @@ class CheckerMoves:
         copy.count = len(games)
         copy.flags = self.flags
         copy.game = self.game
+        copy._code = self._code
         for name in self._STATE:
             setattr(copy, name, getattr(self, name)[games].copy())
         return copy
@@ -320,13 +192,3 @@ def _move_text(action: int) -> str:
         return f"bar/{POINTS + 1 - die} with a {die}"
     target = source - die
     return f"{source}/{target if target > 0 else 'off'} with a {die}"
-
-
-_KERNEL_GAME = {"tabla": 1, "gulbara": 2}
-
-
-def _other_games():
-    """Tabla's and Gulbara's kernels (:mod:`tapa_env.checker_moves_tabla_gulbara`)."""
-    from . import checker_moves_tabla_gulbara
-
-    return checker_moves_tabla_gulbara

@@ -35,12 +35,14 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from .afterstates import Afterstates, TurnAfterstates
+from .batch import MAX_AFTERSTATES
 from .board_image import board_image
 from .checker_moves import DICE_FACES, MOVE_ACTIONS, CheckerMoves, move_actions
 from .checks import whole_number
 from .encoding import Encoding, get_encoding
-from .games import MAX_AFTERSTATES
-from .layout import CLIMB, NEXT, as_rows
+from .games import DEFAULT_GAME, game_of
+from .games import game as registered
+from .layout import as_rows
 from .position import Position, PositionError
 from .results import outcomes
 from .rules import AnyRules, rules_for
@@ -206,11 +208,9 @@ def _start_options(
                     f"the position {position.key!r} is {position.game}'s; this env plays "
                     f"{rules.game}"
                 )
-            if position.game == "gulbara" and position.row[NEXT] != 1:
-                raise ValueError(
-                    f"the position {position.key!r} is the other side's turn (next is opp): "
-                    "give it flipped, seen by the side to move"
-                )
+            waiting = registered(position.game).rows.waiting_problem(position.row)
+            if waiting is not None:
+                raise ValueError(f"the position {position.key!r}: {waiting}")
             if outcomes(position.row[None, :], rules=rules, check=False)[0][0]:
                 raise ValueError(f"the position {position.key!r} is a finished game")
         rows = np.stack([p.row for p in positions])
@@ -229,15 +229,12 @@ def _start_options(
                 f"got {options['dice']!r}"
             )
         dice = dice.astype(np.int64)
-        if rows is not None and rules.game == "gulbara":
-            climb = rows[:, CLIMB].astype(np.int64)
-            wrong = (climb > 0) & ((dice[:, 0] != climb) | (dice[:, 1] != climb))
-            if wrong.any():
-                i = int(np.flatnonzero(wrong)[0])
-                raise ValueError(
-                    f"the position has the climbing double {climb[i]}-{climb[i]} to play "
-                    f"(G5), not the roll {int(dice[i, 0])}-{int(dice[i, 1])}; leave dice out"
-                )
+        if rows is not None:
+            game_rows = game_of(rules).rows
+            for row, roll in zip(rows, dice, strict=True):
+                problem = game_rows.dice_problem(row, roll)
+                if problem is not None:
+                    raise ValueError(f"{problem}; leave dice out")
     return rows, dice
 
 
@@ -279,8 +276,8 @@ class TapaEnv(_OpponentSeat, gym.Env):
         max_turns: turns (of both sides) after which a game is truncated.
         rules: the rule choices (:class:`tapa_env.Rules`, ``TablaRules``, ``GulbaraRules``);
             ``None``: the game's own.
-        game: ``"tapa"`` (the default), ``"tabla"`` or ``"gulbara"``: what ``Tabla-v0`` and
-            ``Gulbara-v0`` set.
+        game: a game's name in the registry (:mod:`tapa_env.games`; Tapa the default): what
+            each game's env id (``Tabla-v0``, ``Gulbara-v0``) sets.
         render_mode: ``"ansi"``, the default: ``render()`` returns the board as text;
             ``"human"``: ``render()`` and every step print it; ``"rgb_array"``: an image
             (:mod:`tapa_env.board_image`); ``None``: no rendering.
@@ -427,6 +424,9 @@ class TapaEnv(_OpponentSeat, gym.Env):
         return None
 
 
+_DEFAULT_ENV = registered(DEFAULT_GAME).env_id
+
+
 class VectorInfos(dict):
     """The ``infos`` dict of :class:`TapaVectorEnv`, a plain ``dict``, except that asking for
     a key the env was not made to give says how to get it."""
@@ -435,7 +435,7 @@ class VectorInfos(dict):
         if key == "action_mask":
             raise KeyError(
                 "action_mask: make the vector env with action_masks=True, e.g. "
-                "gym.make_vec('Tapa-v0', num_envs=N, action_masks=True), for a bool (N, K) "
+                f"gym.make_vec({_DEFAULT_ENV!r}, num_envs=N, action_masks=True), for a bool (N, K) "
                 "mask in every step's infos, or call env.action_masks()"
             )
         if key == "afterstates":

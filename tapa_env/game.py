@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .games import game as registered
 from .movegen import generate_afterstates
 from .position import Position
 from .results import Outcome, outcomes
@@ -36,9 +37,10 @@ def legal_afterstates(
         raise TypeError(f"position must be a tapa_env.Position, got {type(position).__name__}")
     first, second = check_dice(dice)
     rules = rules_for(position.game, rules)
+    # A game whose side may move again checks that the position is its mover's turn.
     afterstates, _ = generate_afterstates(
         position.row[None, :], np.array([[first, second]]), rules=rules,
-        check=position.game == "gulbara",
+        check=registered(position.game).moves_again,
     )  # fmt: skip
     return [Position._trusted(row, position.game) for row in afterstates]
 

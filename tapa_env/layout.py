@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .games import DEFAULT_GAME
+from .games import game as registered
+
 POINTS = 24
 CHECKERS = 15
 OWN = 0
@@ -59,6 +62,8 @@ OWN_BAR = PIN
 """Tabla: the mover's checkers on the bar."""
 OPP_BAR = PIN + 1
 """Tabla: the opponent's checkers on the bar."""
+BAR_POINT = POINTS + 1
+"""A checker on the bar as the source point of a move: 25."""
 NEXT = PIN
 """Gulbara: ``+1`` when the side whose frame the row is in moves next, ``-1`` when the other."""
 CLIMB = PIN + 1
@@ -72,12 +77,7 @@ OWN_TURNS = PIN + 4
 OPP_TURNS = PIN + 5
 """Gulbara: the same for the other side."""
 COUNTED_TURNS = 3
-GULBARA_START = 11
-"""Gulbara: the opponent starts on the mover's point 12 (column ``OPP + 11``): both sides
-run the same way round, so the opponent's point ``q`` is the mover's ``q + 12`` (or
-``q - 12``)."""
-TABLA_START = {24: 2, 13: 5, 8: 3, 6: 5}
-"""Tabla: the standard backgammon start of each side, in its own numbering."""
+"""Gulbara: the turns of each side a row counts, all the climbing rule needs (G5)."""
 
 
 def as_rows(rows: np.ndarray) -> np.ndarray:
@@ -96,93 +96,59 @@ def as_rows(rows: np.ndarray) -> np.ndarray:
     return array
 
 
-def initial_rows(batch: int = 1, game: str = "tapa") -> np.ndarray:
-    """The starting position of ``game`` ``batch`` times. Tapa (R1): 15 mover checkers on
-    24, 15 opponent on 1. Tabla (T1): 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side.
-    Gulbara (G1): 15 on each side's own 24, the mover's 24 and 12."""
-    rows = np.zeros((batch, ROW_WIDTH), dtype=ROW_DTYPE)
-    if game == "tabla":
-        for point, count in TABLA_START.items():
-            rows[:, OWN + point - 1] = count
-            rows[:, OPP + POINTS - point] = count
-    elif game == "gulbara":
-        rows[:, OWN + 23] = CHECKERS
-        rows[:, OPP + GULBARA_START] = CHECKERS
-        rows[:, NEXT] = 1
-    else:
-        rows[:, OWN + 23] = CHECKERS
-        rows[:, OPP + 0] = CHECKERS
-    return rows
+def initial_rows(batch: int = 1, game: str = DEFAULT_GAME) -> np.ndarray:
+    """The starting position of ``game`` ``batch`` times: ``(batch, ROW_WIDTH)`` int8
+    (Tapa's R1 by default; each game's rows module says its own)."""
+    return registered(game).rows.initial_rows(batch)
 
 
-def own_off(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
-    """Checkers the mover has borne off, per row: ``int64`` array of shape ``(B,)``."""
-    rows = as_rows(rows)
-    bar = rows[:, OWN_BAR].astype(np.int64) if game == "tabla" else 0
-    return CHECKERS - rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64) - bar
-
-
-def opp_off(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
-    """Checkers the opponent has borne off, per row: ``int64`` array of shape ``(B,)``."""
-    rows = as_rows(rows)
-    bar = rows[:, OPP_BAR].astype(np.int64) if game == "tabla" else 0
-    return CHECKERS - rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64) - bar
-
-
-def flip(rows: np.ndarray, game: str = "tapa") -> np.ndarray:
-    """The same positions of ``game`` seen by the other side, for a batch ``(B, ROW_WIDTH)``.
-
-    Tapa and Tabla: the opponent's point ``p`` is the mover's point ``25 - p``, so each block
-    is reversed and the sides swap; so do the sign of every pin (Tapa) and the two bars
-    (Tabla). Gulbara: both sides run the same way, so the opponent's point ``p`` is the
-    mover's ``p + 12`` (modulo 24); the turn counts swap, ``NEXT`` changes sign, and the climb
-    (which belongs to the side moving next) stays. Flipping twice gives the rows back.
-    """
+def mirror(rows: np.ndarray) -> np.ndarray:
+    """The ``(B, ROW_WIDTH)`` rows with each side's points reversed and the sides swapped, the
+    third block copied as it is: the flip of a game whose sides run opposite ways round (the
+    opponent's point ``p`` is the mover's ``25 - p``), before what its third block needs."""
     rows = as_rows(rows)
     flipped = np.empty_like(rows)
-    if game == "gulbara":
-        flipped[:, OWN_COLUMNS] = np.roll(rows[:, OPP_COLUMNS], -12, axis=1)
-        flipped[:, OPP_COLUMNS] = np.roll(rows[:, OWN_COLUMNS], -12, axis=1)
-        flipped[:, PIN_COLUMNS] = rows[:, PIN_COLUMNS]
-        flipped[:, NEXT] = -rows[:, NEXT]
-        flipped[:, OWN_TURNS] = rows[:, OPP_TURNS]
-        flipped[:, OPP_TURNS] = rows[:, OWN_TURNS]
-        return flipped
     flipped[:, OWN_COLUMNS] = rows[:, OPP_COLUMNS][:, ::-1]
     flipped[:, OPP_COLUMNS] = rows[:, OWN_COLUMNS][:, ::-1]
-    if game == "tabla":
-        flipped[:, PIN_COLUMNS] = rows[:, PIN_COLUMNS]
-        flipped[:, OWN_BAR] = rows[:, OPP_BAR]
-        flipped[:, OPP_BAR] = rows[:, OWN_BAR]
-        return flipped
-    flipped[:, PIN_COLUMNS] = -rows[:, PIN_COLUMNS][:, ::-1]
+    flipped[:, PIN_COLUMNS] = rows[:, PIN_COLUMNS]
     return flipped
 
 
-def next_turn(rows: np.ndarray, game: str = "tapa") -> tuple[np.ndarray, np.ndarray]:
+def own_off(rows: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """Checkers the mover has borne off, per row: ``int64`` array of shape ``(B,)``."""
+    rows = as_rows(rows)
+    bar = rows[:, OWN_BAR].astype(np.int64) if registered(game).bar else 0
+    return CHECKERS - rows[:, OWN_COLUMNS].sum(axis=1, dtype=np.int64) - bar
+
+
+def opp_off(rows: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """Checkers the opponent has borne off, per row: ``int64`` array of shape ``(B,)``."""
+    rows = as_rows(rows)
+    bar = rows[:, OPP_BAR].astype(np.int64) if registered(game).bar else 0
+    return CHECKERS - rows[:, OPP_COLUMNS].sum(axis=1, dtype=np.int64) - bar
+
+
+def flip(rows: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """The same positions of ``game`` seen by the other side, for a batch ``(B, ROW_WIDTH)``.
+
+    In Tapa and Tabla the opponent's point ``p`` is the mover's point ``25 - p``; in
+    Gulbara, where both sides run the same way, ``p + 12`` (modulo 24). Each game's rows
+    module says what else changes sides. Flipping twice gives the rows back.
+    """
+    return registered(game).rows.flip(as_rows(rows))
+
+
+def next_turn(rows: np.ndarray, game: str = DEFAULT_GAME) -> tuple[np.ndarray, np.ndarray]:
     """The positions that follow the afterstates ``rows``, each seen by its side to move.
 
     Returns ``(rows, passed)``: ``passed[i]`` is true where the turn passed to the other side
-    (the row is flipped). In Tapa and Tabla it always does; in Gulbara the side that moved
-    goes on where its afterstate says so (``NEXT`` is ``+1``: a climb to play, or its own
-    roll after numbers handed to it, G5 and G6).
+    (the row is flipped). It always does, except in a game where a side may move again
+    (:attr:`tapa_env.games.Game.moves_again`: Gulbara's climbing doubles, G5 and G6).
     """
-    rows = as_rows(rows)
-    if game != "gulbara":
-        return flip(rows, game), np.ones(rows.shape[0], dtype=bool)
-    passed = rows[:, NEXT] != 1
-    following = rows.copy()
-    following[passed] = flip(rows[passed], game)
-    return following, passed
+    return registered(game).rows.next_turn(as_rows(rows))
 
 
-def climb_dice(rows: np.ndarray, dice: np.ndarray, game: str = "tapa") -> np.ndarray:
-    """``dice`` with each Gulbara row that has a climb to play given that double (G5)."""
-    if game != "gulbara":
-        return dice
-    climb = as_rows(rows)[:, CLIMB].astype(np.int64)
-    climbing = climb > 0
-    if climbing.any():
-        dice = np.array(dice, dtype=np.int64)
-        dice[climbing] = climb[climbing, None]
-    return dice
+def climb_dice(rows: np.ndarray, dice: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """``dice`` with each row that must play a given roll given it (a Gulbara row with a
+    climbing double to play takes that double, G5); the dice as they are otherwise."""
+    return registered(game).rows.turn_dice(as_rows(rows), dice)

@@ -33,10 +33,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .game import check_dice, legal_afterstates
-from .layout import OPP_PINNED, OWN_BAR, OWN_COLUMNS, OWN_PINNED, PIN, POINTS
-from .notation_tabla_gulbara import BAR_POINT, RaceTurn, afterstate_key
+from .games import game as registered
+from .layout import BAR_POINT, OWN_BAR, OWN_COLUMNS, POINTS
 from .position import Position
-from .rules import AnyRules, Rules, rules_for
+from .rules import AnyRules, rules_for
 
 OFF = 0
 """The point a borne-off checker moves to, in :attr:`Play.moves`."""
@@ -66,126 +66,6 @@ class Play(NamedTuple):
 
 
 # --- the moves of each afterstate ------------------------------------------------------------
-
-
-class _Turn:
-    """What stays fixed while the mover plays (R4, R5, R7), and the search over its moves."""
-
-    def __init__(self, position: Position, dice: tuple[int, int], rules: Rules) -> None:
-        row = position.row
-        self.opp = position.opp
-        pins = [int(v) for v in row[PIN : PIN + POINTS]]
-        # Index p is point p; index 0 is unused.
-        self.open = [False] + [
-            pins[i] == OPP_PINNED or (pins[i] == 0 and self.opp[i] <= 1) for i in range(POINTS)
-        ]
-        self.lone = [False] + [self.opp[i] == 1 and pins[i] != OWN_PINNED for i in range(POINTS)]
-        self.stuck = [False] + [pins[i] == OWN_PINNED for i in range(POINTS)]
-        self.own_mother_pinned = self.stuck[POINTS]
-        self.bear_off_blocked = any(self.stuck) and rules.pinned_blocks_bear_off
-        self.rules = rules
-        first, second = dice
-        self.doubles = first == second
-        self.orders = [(first,) * 4] if self.doubles else [(first, second), (second, first)]
-        self.larger = max(first, second)
-        self.start_own = [0, *position.own]
-        self.start_pinned = frozenset(position.opp_pinned)
-
-    def moves(self, own: list[int], die: int) -> list[int]:
-        """Source points (highest first) of the checkers that may move ``die`` pips."""
-        sources = []
-        home = not any(own[7:])
-        highest = max((p for p in range(1, 7) if own[p]), default=0) if home else 0
-        for point in range(POINTS, 0, -1):
-            if not own[point] or self.stuck[point]:
-                continue
-            target = point - die
-            if target >= 1:
-                if self.open[target]:
-                    sources.append(point)
-            elif home and not self.bear_off_blocked and (target == 0 or point == highest):
-                sources.append(point)
-        return sources
-
-    def step(self, own: list[int], pinned: frozenset, point: int, die: int):
-        """The state after a checker moves ``die`` from ``point``: ``(own, pinned, to, pins)``."""
-        own = own.copy()
-        own[point] -= 1
-        if not own[point] and point in pinned:
-            pinned = pinned - {point}  # the last pinner left: the checker is free (R5)
-        target = max(point - die, OFF)
-        pins = False
-        if target:
-            own[target] += 1
-            if self.lone[target] and target not in pinned:
-                pinned = pinned | {target}
-                pins = True
-        return own, pinned, target, pins
-
-    def ended(self, own: list[int], pinned: frozenset) -> bool:
-        """Whether the game is over after this checker move (R8, R9, R10)."""
-        if not any(own):
-            return True
-        if 1 in pinned:  # the opponent's mother is pinned
-            if self.own_mother_pinned and self.rules.both_mothers_draw:
-                return True
-            return not own[POINTS] or not self.rules.mother_needs_empty_start
-        return False
-
-    def longest(self, own: list[int], pinned: frozenset, dice: tuple[int, ...]) -> int:
-        """Most of ``dice`` still playable in order, as if the game went on (R6)."""
-        if not dice:
-            return 0
-        best = 0
-        for point in self.moves(own, dice[0]):
-            after, after_pinned, _, _ = self.step(own, pinned, point, dice[0])
-            best = max(best, 1 + self.longest(after, after_pinned, dice[1:]))
-            if best == len(dice):
-                break
-        return best
-
-    def sequences(self) -> list[tuple[tuple[int, ...], frozenset, tuple]]:
-        """Every legal move sequence (R6) as ``(own counts, pinned, moves)``.
-
-        Each move is ``(from, to, pins)``. A double is searched with sources that never rise,
-        which reaches every afterstate, plus the out-of-order moves that end the game.
-        """
-        found = []  # (own, pinned, moves, length, one larger die)
-        each_move = self.rules.win_checked_each_move
-
-        def search(own, pinned, dice, moves, highest):
-            # ``highest``: the highest source the next move may take (a double's order).
-            level = len(moves)
-            if level == len(dice):
-                found.append((own, pinned, moves, level, False))
-                return
-            die = dice[level]
-            sources = self.moves(own, die)
-            in_order = [p for p in sources if p <= highest]
-            for point in sources:
-                after, after_pinned, target, pins = self.step(own, pinned, point, die)
-                move = (point, target, pins)
-                if each_move and self.ended(after, after_pinned):
-                    length = level + 1 + self.longest(after, after_pinned, dice[level + 1 :])
-                    larger = length == 1 and die == self.larger
-                    found.append((after, after_pinned, (*moves, move), length, larger))
-                elif point <= highest:
-                    search(
-                        after, after_pinned, dice, (*moves, move), point if self.doubles else POINTS
-                    )
-            if not in_order:
-                larger = level == 1 and dice[0] == self.larger and not self.doubles
-                found.append((own, pinned, moves, level, larger))
-
-        for dice in self.orders:
-            search(self.start_own, self.start_pinned, dice, (), POINTS)
-        longest = max(entry[3] for entry in found)
-        larger_only = longest == 1 and not self.doubles and any(entry[4] for entry in found)
-        return [
-            (tuple(own[1:]), pinned, moves)
-            for own, pinned, moves, length, larger in found
-            if length == longest and (larger or not larger_only)
-        ]
 
 
 def _chains(moves: Sequence[tuple[int, int, bool]]) -> list[tuple[tuple[int, ...], tuple]]:
@@ -251,12 +131,8 @@ def legal_plays(
     dice = check_dice(dice)
     rules = rules_for(position.game, rules)
     afterstates = legal_afterstates(position, dice, rules=rules)
-    if position.game == "tapa":
-        sequences = [
-            (bytes(own), moves) for own, _, moves in _Turn(position, dice, rules).sequences()
-        ]
-    else:
-        sequences = RaceTurn(position, dice, rules).sequences()
+    notation = registered(position.game).notation
+    sequences = notation.sequences(position, dice, rules)
     best: dict = {}
     for own, moves in sequences:
         paths = _chains(moves)
@@ -265,10 +141,7 @@ def legal_plays(
             best[own] = (preference, paths, moves)
     plays = []
     for afterstate in afterstates:
-        if position.game == "tapa":
-            found = best.pop(afterstate.row[OWN_COLUMNS].tobytes(), None)
-        else:
-            found = best.pop(afterstate_key(afterstate, position), None)
+        found = best.pop(notation.afterstate_key(afterstate, position), None)
         if found is None:
             raise RuntimeError(
                 f"no move sequence of {dice[0]}-{dice[1]} reaches the afterstate "
@@ -337,7 +210,7 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
         return None
     if PASS in words:
         raise NotationError(f"{text.strip()!r} mixes 'pass' with moves: {_HELP}")
-    tabla = position.game == "tabla"
+    entry = registered(position.game)
     own = [0, *position.own, position.own_bar]
     steps = _steps(dice)
     roll = f"{dice[0]}-{dice[1]}"
@@ -348,16 +221,12 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
         if len(names) < 2 or not all(points):
             raise NotationError(f"cannot read {word!r} as a move: {_HELP}")
         values = [match.group("point") for match in points]
-        if "bar" in values and not tabla:
-            why = {
-                "tapa": "a checker landed on is pinned, never sent off",
-                "gulbara": "one checker holds a point and nothing is hit",
-            }[position.game]
-            raise NotationError(f"{word!r}: {position.game.capitalize()} has no bar; {why}")
-        if "*" in word and position.game == "gulbara":
+        if "bar" in values and not entry.bar:
+            raise NotationError(f"{word!r}: {entry.title} has no bar; {entry.landing}")
+        if "*" in word and not (entry.bar or entry.pins):
             raise NotationError(
-                f"{word!r}: a * marks a hit, and in Gulbara nothing is hit (one checker holds a "
-                "point); write the move without it"
+                f"{word!r}: a * marks a hit, and in {entry.title} nothing is hit or pinned "
+                f"({entry.landing}); write the move without it"
             )
         if "bar" in values[1:]:
             raise NotationError(f"{word!r} moves to the bar: only a hit checker goes there")
@@ -399,7 +268,7 @@ def _net_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[i
             checkers = "checker" if moved == 1 else "checkers"
             where = "the bar" if point == BAR_POINT else f"point {point}"
             raise NotationError(f"{text.strip()!r} moves {moved} {checkers} from {where}, {holds}")
-    return tuple(own[1:]) if tabla else tuple(own[1 : POINTS + 1])
+    return tuple(own[1:]) if entry.bar else tuple(own[1 : POINTS + 1])
 
 
 def _stars(text: str) -> set[int]:
@@ -432,8 +301,9 @@ def parse_play(
     rules = rules_for(position.game, rules)
     rows = np.stack([after.row for after in legal_afterstates(position, dice, rules=rules)])
     counts = _net_counts(text, position, dice)
+    entry = registered(position.game)
     moved = rows[:, OWN_COLUMNS]
-    if position.game == "tabla":
+    if entry.bar:
         moved = np.concatenate([moved, rows[:, OWN_BAR : OWN_BAR + 1]], axis=1)
     passes = len(rows) == 1 and (moved[0] == moved_start(position)).all()
     if counts is None:
@@ -441,10 +311,13 @@ def parse_play(
             return Position._trusted(rows[0], position.game)
     else:
         found = np.flatnonzero((moved == counts).all(axis=1))
-        if found.size > 1:  # Tabla: the same checkers moved, hitting differently
+        if found.size > 1:  # the same checkers moved, hitting differently (Tabla)
             stars = _stars(text)
-            hits = [afterstate_key(Position._trusted(rows[i], "tabla"), position)[1] for i in found]
-            found = found[[set(hit) == stars for hit in hits]]
+            marks = [
+                entry.notation.marked_points(Position._trusted(rows[i], entry.name), position)
+                for i in found
+            ]
+            found = found[[mark == stars for mark in marks]]
             if found.size != 1:
                 raise NotationError(
                     f"{text.strip()!r} is more than one play of {dice[0]}-{dice[1]} here; mark "
@@ -469,9 +342,10 @@ def parse_play(
 
 
 def moved_start(position: Position) -> np.ndarray:
-    """The mover's counts (Tabla: and its bar) before the turn, as :func:`parse_play` reads."""
+    """The mover's counts (and its bar, in a game with one) before the turn, as
+    :func:`parse_play` reads."""
     own = np.array(position.own)
-    return np.append(own, position.own_bar) if position.game == "tabla" else own
+    return np.append(own, position.own_bar) if registered(position.game).bar else own
 
 
 def written_counts(text: str, position: Position, dice: tuple[int, int]) -> tuple[int, ...] | None:

@@ -1,11 +1,15 @@
-"""Registers ``Tapa-v0``, ``Tabla-v0`` and ``Gulbara-v0`` with Gymnasium when ``tapa_env`` is
-imported: one environment class, told its game."""
+"""Registers each game's environment with Gymnasium when ``tapa_env`` is imported
+(``Tapa-v0``, ``Tabla-v0``, ``Gulbara-v0``: :attr:`tapa_env.games.Game.env_id`): one
+environment class, told its game."""
 
 from __future__ import annotations
 
 import gymnasium
 
-ENVIRONMENTS = {"Tapa-v0": "tapa", "Tabla-v0": "tabla", "Gulbara-v0": "gulbara"}
+from .games import DEFAULT_GAME, all_games
+
+ENVIRONMENTS = {entry.env_id: entry.name for entry in all_games()}
+"""Each registered environment id and the game it plays."""
 
 
 def register_environments() -> None:
@@ -17,5 +21,5 @@ def register_environments() -> None:
             id=name,
             entry_point="tapa_env.envs:TapaEnv",
             vector_entry_point="tapa_env.envs:TapaVectorEnv",
-            kwargs={} if game == "tapa" else {"game": game},
+            kwargs={} if game == DEFAULT_GAME else {"game": game},
         )

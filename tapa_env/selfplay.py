@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .games import Games
+from .batch import Games
 from .rules import DEFAULT_RULES, Rules
 
 
@@ -55,7 +55,7 @@ def random_self_play(
     """Play ``games`` games of uniformly random legal play, all stepped in one batch.
 
     Each turn generates every afterstate of every live game in one engine call
-    (:class:`tapa_env.games.Games`) and picks one uniformly; the first player moves first in
+    (:class:`tapa_env.batch.Games`) and picks one uniformly; the first player moves first in
     every game.
     """
     rng = np.random.default_rng(seed)

@@ -1,6 +1,6 @@
 """The games of an environment: who decides, how a decision is made, and what it earns.
 
-A :class:`Table` holds ``count`` games (:class:`tapa_env.games.Games`) in which the
+A :class:`Table` holds ``count`` games (:class:`tapa_env.batch.Games`) in which the
 environment's agent makes the decisions, either a whole play at a time (``"afterstate"``
 actions: an index into the turn's afterstates) or a checker move at a time (``"move"``
 actions, :mod:`tapa_env.checker_moves`). Without an opponent the agent plays both sides
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from .batch import Games
 from .checker_moves import CheckerMoves
-from .games import Games
 from .layout import as_rows, climb_dice, flip
 from .rules import Rules
 

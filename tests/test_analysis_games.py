@@ -34,10 +34,10 @@ from agents.analysis.rollout import play_trials, trial_dice
 from agents.bots.equity import OUTCOME_POINTS, SWAP, one_hot_outcomes
 from agents.bots.players import choose_one
 from agents.bots.search import evaluator_value, ply_equities
-from agents.evaluation.game_record import format_record, parse_record, read_record
 from agents.evaluation.tournament import TournamentConfig
-from agents.evaluation.tournament_records import TurnLog, arena_records
 from agents.match.tournament import match_round_robin
+from agents.records import format_record, parse_record, read_record
+from agents.records.tournament import TurnLog, arena_records
 from agents.td.checkpoint import describe, save
 from agents.td.network import NetworkShape, TDNetwork
 from agents.td.player import TDPlayer

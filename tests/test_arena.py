@@ -10,8 +10,9 @@ import pytest
 
 from agents import load_player
 from agents.bots.players import Player, RandomPlayer, best_in_each_turn
-from agents.evaluation.arena import GAMMON, KINDS, SINGLE, UNFINISHED, GameResults, play_games, roll
+from agents.evaluation.arena import GameResults, play_games, roll
 from agents.evaluation.stats import fit_ratings, mean_ci95, summarize
+from agents.records.endings import GAMMON, KINDS, SINGLE, UNFINISHED
 from tapa_env import Position, legal_afterstates
 
 

@@ -13,8 +13,9 @@ from boards import gulbara_board, tabla_board
 import tapa_env.board_terminal as board_terminal
 import tapa_env.board_text as board_text
 from tapa_env import Position
-from tapa_env.board_terminal import climb_line, draw_terminal_board
+from tapa_env.board_terminal import draw_terminal_board
 from tapa_env.board_text import draw_board, draw_framed_board, pip_counts
+from tapa_env.games.gulbara.board import climb_line
 from tapa_env.rules import default_rules
 from tapa_env.selfplay import random_self_play
 

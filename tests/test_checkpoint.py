@@ -257,8 +257,9 @@ def test_load_player_refuses_a_bot_trained_under_other_rules(tmp_path):
     content = describe(TDNetwork(SMALL), variant, games=1, turns=1, config={})
     path = write(tmp_path / "variant.pt", content)
     with pytest.raises(PlayerSpecError, match="trained under other rules"):
-        load_player(path)
+        load_player(path, rules=Rules())
     assert load_player(path, rules=variant).rules == variant
+    assert load_player(path).rules == variant  # no rules given: those it was trained under
 
 
 def test_a_reloaded_network_makes_the_same_choices(tmp_path):

@@ -248,7 +248,8 @@ def test_checkpoints_without_a_checksum_or_with_non_finite_weights_are_refused(
         read(older)
     assert str(caught.value) == (
         f"{older}: has no checksum, so its content cannot be checked (written by an older "
-        "version of tapa-rl, or damaged)"
+        f"version of tapa-rl, or damaged); python -m agents.storage.upgrade {older} checks "
+        "the rest of it and writes a copy with a checksum"
     )
 
 

@@ -45,3 +45,22 @@ def test_the_folded_pass_equals_the_plain_product(afterstates, encoding, activat
     folded = DenseEvaluator(encoding, activation, layers, game=game).probabilities(rows)
     np.testing.assert_allclose(folded, plain, atol=2e-6, rtol=0)
     assert folded.shape == (len(rows), 5) and len(np.unique(folded[:, 0])) > 100
+
+
+def test_each_game_s_encodings_fold_one_way_and_the_evaluator_is_chosen_by_it():
+    from agents.td.evaluator import Evaluator
+    from agents.td.evaluators import evaluator
+    from tapa_env.games import GAMES
+    from tapa_env.games.folding import FIRST_LAYERS, PINS_GAME, first_layer
+
+    assert all(first_layer(game) in FIRST_LAYERS for game in GAMES)
+    assert [game for game in GAMES if first_layer(game) == "pins"] == [PINS_GAME]
+    for game in GAMES:
+        size = get_encoding("raw", game).size
+        layers = [(np.zeros((4, size), np.float32), np.zeros(4, np.float32))]
+        layers.append((np.zeros((5, 4), np.float32), np.zeros(5, np.float32)))
+        made = evaluator(game, "raw", "sigmoid", layers)
+        assert isinstance(made, Evaluator if first_layer(game) == "pins" else DenseEvaluator)
+    with pytest.raises(ValueError, match="fold by pins"):
+        size = get_encoding("raw", PINS_GAME).size
+        DenseEvaluator("raw", "sigmoid", [(np.zeros((4, size)), np.zeros(4))] * 2, PINS_GAME)

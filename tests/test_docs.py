@@ -20,11 +20,12 @@ import pytest
 import agents
 import agents.td
 import tapa_env
-from agents.evaluation.arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
+from agents.evaluation.arena import GameResults
 from agents.evaluation.stats import fit_ratings, summarize
 from agents.evaluation.tournament import TournamentConfig
 from agents.match import MatchRules, load_side, play_matches
 from agents.match.tournament import summarize_matches
+from agents.records.endings import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED
 from tapa_env import Position, Rules
 
 ROOT = Path(__file__).resolve().parents[1]

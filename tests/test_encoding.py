@@ -1,7 +1,7 @@
 """The position encodings (``raw-v1``, ``expert-v1``) against a plain per-position version.
 
-The plain encoder below is written from the docstring of ``tapa_env/encoding.py`` and reads
-the interchange format of docs/formats.md (``Position.to_dict``), not the row layout, so
+The plain encoder below is written from the docstring of ``tapa_env/games/tapa/encoding.py``
+and reads the interchange format of docs/formats.md (``Position.to_dict``), not the row layout, so
 that it shares nothing with the compiled encoder but the meaning of the features. Every
 feature is in the frame of the row's mover (for an afterstate, the side that just moved).
 """
@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 
 from tapa_env import Position, flip, generate_afterstates, outcomes
-from tapa_env.encoding import (
-    ENCODINGS,
+from tapa_env.encoding import ENCODINGS, get_encoding
+from tapa_env.games.tapa.encoding import (
     POINT_MASKS,
     features_of_masks,
-    get_encoding,
     move_own,
     move_pin,
     point_masks,

@@ -22,9 +22,9 @@ from tapa_env import (
     outcome,
     outcomes,
 )
+from tapa_env.batch import Games
 from tapa_env.encoding import get_encoding
 from tapa_env.envs import TapaVectorEnv
-from tapa_env.games import Games
 from tapa_env.position import Position, check_rows
 from tapa_env.selfplay import random_self_play
 

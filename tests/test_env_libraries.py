@@ -17,8 +17,8 @@ from gymnasium.wrappers import FlattenObservation
 from gymnasium.wrappers.vector import DictInfoToList
 
 import tapa_env  # noqa: F401  (registers Tapa-v0)
+from tapa_env.batch import MAX_AFTERSTATES
 from tapa_env.checker_moves import MOVE_ACTIONS
-from tapa_env.games import MAX_AFTERSTATES
 
 MODES = ["afterstate", "move"]
 SIZES = {"afterstate": MAX_AFTERSTATES, "move": MOVE_ACTIONS}

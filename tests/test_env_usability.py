@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env
 
 import tapa_env
 from tapa_env import Position
-from tapa_env.games import MAX_AFTERSTATES
+from tapa_env.batch import MAX_AFTERSTATES
 
 # --- exports ------------------------------------------------------------------------------
 

@@ -20,9 +20,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from tapa_env import Position, flip, initial_rows, legal_afterstates, outcomes
+from tapa_env.batch import MAX_AFTERSTATES
 from tapa_env.encoding import get_encoding
 from tapa_env.envs import Afterstates, TapaEnv, TapaVectorEnv, TurnActions
-from tapa_env.games import MAX_AFTERSTATES
 
 try:
     from invariants import position_problems

@@ -21,7 +21,7 @@ from agents.evaluation.tournament import (
     format_table,
     round_robin,
 )
-from agents.evaluation.tournament_records import (
+from agents.records.tournament import (
     check_earlier_records,
     earlier_records,
     remove_records,
@@ -496,3 +496,17 @@ def test_the_longest_tapa_match_is_the_longest_tabla_match():
     from agents.match.rules import MAX_LENGTH
 
     assert LONGEST_MATCH == MAX_LENGTH
+
+
+def test_games_and_matches_share_one_round_robin_and_its_docstring_examples_hold():
+    import doctest
+
+    from agents.evaluation import round_robin as shared
+    from agents.match import tournament as match_tournament
+
+    assert doctest.testmod(shared).failed == 0
+    work = shared.chunks(["a", "b"], units=5, chunk_units=2, per_unit=2, duplicate=False)
+    # Without duplicate dice a unit's two series roll streams of their own.
+    assert [chunk.first_stream for chunk in work] == [0, 4, 8]
+    assert [chunk.first_series for chunk in work] == [0, 4, 8]
+    assert match_tournament.play_round_robin is shared.play_round_robin

@@ -89,8 +89,8 @@ def test_a_bad_match_side_ends_evaluate_in_one_line_with_status_2(tmp_path):
 
 
 def test_evaluate_keeps_every_match_as_a_game_record_that_reads_back(tmp_path):
-    from agents.evaluation.game_record import read_record
-    from agents.evaluation.record_data import match_result
+    from agents.records import read_record
+    from agents.records.data import match_result
 
     folder = tmp_path / "records"
     config = replace(CONFIG, games=2, record_games=str(folder))

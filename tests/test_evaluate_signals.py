@@ -23,7 +23,6 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.record_reader import read_record
 from agents.evaluation.workers import (
     Stopped,
     check_stop,
@@ -32,6 +31,7 @@ from agents.evaluation.workers import (
     stop_behind,
     stop_on_signals,
 )
+from agents.records import read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "TAPA_STOPPED_RUN"  # set in the environment of the runs these tests stop

@@ -16,7 +16,7 @@ import pytest
 from agents import Player, load_player, play_games
 from agents.analysis import games as analysis
 from agents.bots.players import best_in_each_turn
-from agents.evaluation.game_record import (
+from agents.records import (
     GameRecord,
     RecordedGame,
     RecordedTurn,
@@ -24,7 +24,7 @@ from agents.evaluation.game_record import (
     parse_record,
     write_record,
 )
-from agents.evaluation.tournament_records import TurnLog, arena_records
+from agents.records.tournament import TurnLog, arena_records
 from agents.td.search import ROLL_WEIGHTS, ROLLS, top_candidates, two_ply_equities
 from tapa_env import Position, legal_afterstates, legal_plays, outcome
 from tapa_env.results import outcomes

@@ -1,4 +1,4 @@
-"""Game records (agents/evaluation/game_record.py, docs/game-records.md): what the writer
+"""Game records (agents/records/, docs/game-records.md): what the writer
 writes, the reader reads back and replays through the engine; a damaged record is refused with
 one line naming its line; play.py saves each session's games and evaluate.py a tournament's."""
 
@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from agents import load_player, play_games
-from agents.evaluation.arena import KINDS
-from agents.evaluation.game_record import (
+from agents.evaluation.tournament import TournamentConfig, round_robin
+from agents.records import (
     FIRST_LINE,
     GameRecord,
     GameRecordError,
@@ -28,8 +28,8 @@ from agents.evaluation.game_record import (
     read_record,
     record_destination,
 )
-from agents.evaluation.tournament import TournamentConfig, round_robin
-from agents.evaluation.tournament_records import TurnLog, arena_records
+from agents.records.endings import KINDS
+from agents.records.tournament import TurnLog, arena_records
 from tapa_env import Position
 from tapa_env.board_text import draw_framed_board
 from tapa_env.rules import DEFAULT_RULES, Rules

@@ -1,4 +1,4 @@
-"""Game records of Tabla and Gulbara (agents/evaluation/game_record.py, docs/game-records.md):
+"""Game records of Tabla and Gulbara (agents/records/, docs/game-records.md):
 the arena's games written and read back through the engine (Tabla's bar entries and hits,
 Gulbara's climbing doubles and numbers handed over, mars), a match that holds games of the
 three kinds, and the refusals that name each game's rule; evaluate.py record_games=DIR."""
@@ -13,20 +13,23 @@ from pathlib import Path
 import pytest
 from boards import gulbara_board, tabla_board
 
+import agents.records
 from agents import load_player, play_games
-from agents.evaluation import game_record, record_data
-from agents.evaluation.game_record import (
+from agents.evaluation.tournament import TournamentConfig, round_robin
+from agents.records import (
     GameRecord,
     GameRecordError,
     RecordedGame,
     RecordedTurn,
     Result,
+    endings,
     format_record,
     parse_record,
     read_record,
+    writing,
 )
-from agents.evaluation.tournament import TournamentConfig, round_robin
-from agents.evaluation.tournament_records import TurnLog, arena_records
+from agents.records import data as record_data
+from agents.records.tournament import TurnLog, arena_records
 from tapa_env import GulbaraRules, Position, Rules, TablaRules, legal_plays, outcome
 
 SAMPLES = {
@@ -314,5 +317,5 @@ def test_the_documented_tabla_and_gulbara_examples_are_records_of_their_games():
 
 
 def test_the_modules_docstring_examples_hold():
-    for module in (game_record, record_data):
+    for module in (agents.records, record_data, writing, endings):
         assert doctest.testmod(module).failed == 0

@@ -143,7 +143,7 @@ def test_formats_turns_are_not_checked_once_a_side_has_borne_off_everything():
     "flags", list(itertools.product([False, True], repeat=3)), ids=lambda f: str(f)
 )
 def test_every_position_and_afterstate_of_random_games_passes_the_turn_checks(flags):
-    from tapa_env.rows_tabla_gulbara import unreached_problem  # Position's check, per row
+    from tapa_env.games.gulbara.rows import unreached_problem  # Position's check, per row
 
     rules = GulbaraRules(*flags)
     record = random_self_play(40, seed=5, rules=rules, max_turns=3000)

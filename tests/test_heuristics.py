@@ -19,7 +19,7 @@ from agents.bots.heuristics import (
 )
 from agents.bots.players import Player, RandomPlayer
 from tapa_env import Position, generate_afterstates, legal_afterstates, outcome
-from tapa_env.games import Games
+from tapa_env.batch import Games
 from tapa_env.selfplay import random_self_play
 
 try:

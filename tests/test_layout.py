@@ -31,12 +31,13 @@ ALGORITHMS = sorted(REGISTRY)
 
 ROOMS = {
     "storage": set(),
+    "records": {"storage"},
     "bots": {"storage"},
     "bearoff": {"storage", "bots"},
-    "evaluation": {"storage", "bots", "bearoff"},
-    "analysis": {"storage", "bots", "bearoff", "evaluation"},
-    "match": {"storage", "bots", "bearoff", "evaluation"},
-    "play": {"storage", "bots", "evaluation", "match"},
+    "evaluation": {"storage", "records", "bots", "bearoff"},
+    "analysis": {"storage", "records", "bots", "bearoff", "evaluation"},
+    "match": {"storage", "records", "bots", "bearoff", "evaluation"},
+    "play": {"storage", "records", "bots", "evaluation", "match"},
     "runs": {"storage", "bots", "evaluation"},
 }
 """Each room of ``agents`` and the rooms below it that it may import."""

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+import agents.evaluation.round_robin as round_robin_module
 import agents.evaluation.tournament as tournament
-from agents.evaluation.tournament import TournamentConfig, lost_line, round_robin
+from agents.evaluation.round_robin import lost_line
+from agents.evaluation.tournament import TournamentConfig, round_robin
 from agents.evaluation.workers import TRIES, WorkerDied, play_in_workers
 from agents.match.tournament import match_round_robin
 
@@ -144,7 +146,7 @@ def test_a_match_round_robin_says_nothing_was_in_play_when_no_match_was(monkeypa
         lost([0], "killed by SIGKILL")
         return [function(*item) for item in items]
 
-    monkeypatch.setattr(tournament, "play_in_workers", losing)
+    monkeypatch.setattr(round_robin_module, "play_in_workers", losing)
     notices: list[str] = []
     config = TournamentConfig(
         players=["random", "pubeval+runner+offensive"], games=2, match_length=1, workers=2

@@ -30,7 +30,7 @@ from agents.evaluation.luck import (
 from agents.evaluation.stats import mean_ci95, summarize
 from agents.evaluation.tournament import TournamentConfig, check_config, round_robin
 from tapa_env import Position, legal_afterstates, outcome
-from tapa_env.games import Games
+from tapa_env.batch import Games
 
 try:
     from boards import board

@@ -366,7 +366,7 @@ def test_with_points_as_weights_the_match_player_plays_as_the_bot():
     player = MatchPlayer(bot)
     rng = np.random.default_rng(3)
     from agents.evaluation.arena import play_games  # noqa: F401 (positions from real play)
-    from tapa_env.games import Games
+    from tapa_env.batch import Games
 
     table = Games(64, rules=rules)
     table.start(np.arange(64), rng)

@@ -20,8 +20,9 @@ from boards import board
 from entry_scripts import run_play
 
 from agents import load_player
-from agents.evaluation.game_record import describe_roll, read_record
 from agents.play import terminal as play
+from agents.records import read_record
+from agents.records.data import describe_roll
 from tapa_env import Position, legal_plays, outcome
 from tapa_env.board_text import draw_framed_board, pip_counts
 from tapa_env.results import Outcome

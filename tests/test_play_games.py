@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 from entry_scripts import run_play
 
-from agents.evaluation.game_record import describe_roll, dice_from, read_record
 from agents.play import game_texts
 from agents.play import terminal as play
+from agents.records import read_record
+from agents.records.data import describe_roll, dice_from
 from tapa_env import GulbaraRules, Position, TablaRules, legal_plays, outcome
 from tapa_env.board_terminal import draw_terminal_board
 from tapa_env.layout import next_turn

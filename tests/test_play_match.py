@@ -16,7 +16,13 @@ import pytest
 from entry_scripts import run_play
 
 from agents.analysis.games import analyze_record
-from agents.evaluation.game_record import (
+from agents.match import equity as match_equity
+from agents.match.equity import MatchEquity
+from agents.match.player import MatchPlayer
+from agents.match.rules import MatchRules
+from agents.play import terminal as play
+from agents.play.match_session import MatchSession, open_session
+from agents.records import (
     GameRecordError,
     RecordedGame,
     Result,
@@ -24,12 +30,6 @@ from agents.evaluation.game_record import (
     parse_record,
     read_record,
 )
-from agents.match import equity as match_equity
-from agents.match.equity import MatchEquity
-from agents.match.player import MatchPlayer
-from agents.match.rules import MatchRules
-from agents.play import terminal as play
-from agents.play.match_session import MatchSession, open_session
 from tapa_env.rules import default_rules
 
 ROOT = Path(__file__).resolve().parents[1]

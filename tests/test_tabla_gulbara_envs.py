@@ -26,7 +26,7 @@ from test_env_libraries import run
 
 import tapa_env
 from tapa_env import GulbaraRules, Position, TablaRules, generate_afterstates
-from tapa_env.games import MAX_AFTERSTATES
+from tapa_env.batch import MAX_AFTERSTATES
 from tapa_env.layout import CLIMB, OWN_BAR
 from tapa_env.selfplay import random_self_play
 

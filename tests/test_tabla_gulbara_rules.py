@@ -43,7 +43,7 @@ def test_T1_the_standard_backgammon_start_for_both_sides():
 
 @pytest.mark.parametrize("played", [False, True])
 def test_T2_the_first_roll_is_a_double_only_when_the_starter_rolls_again(played):
-    from tapa_env.games import Games
+    from tapa_env.batch import Games
 
     games = Games(4000, rules=TablaRules(opening_roll_played=played))
     games.start(np.arange(4000), np.random.default_rng(0))
@@ -367,7 +367,7 @@ def test_every_play_of_self_play_positions_has_a_text_that_reads_back(game):
 
 
 def test_G2_the_starter_rolls_both_dice_again_so_a_first_turn_may_be_a_double():
-    from tapa_env.games import Games
+    from tapa_env.batch import Games
 
     games = Games(4000, rules=GulbaraRules())
     games.start(np.arange(4000), np.random.default_rng(1))

@@ -144,7 +144,7 @@ def test_a_tabla_or_gulbara_vector_the_javascript_gets_wrong_fails_them(vectors,
         line["rolls"][-1]["digest"] = "0" * 64
         changed.append(json.dumps(line))
     (tmp_path / "games-turns.jsonl").write_text("\n".join(changed) + "\n")
-    test_file = "web/test/rules_tabla_gulbara.test.mjs"
+    test_file = "web/test/rules.test.mjs"
     result = run_node(tmp_path, "--test-name-pattern", "every roll", test_file)
     assert result.returncode != 0
     assert "2 of " in result.stdout and "differ from Python's" in result.stdout
@@ -154,7 +154,7 @@ def test_without_the_games_vectors_the_node_tests_say_how_to_write_them(vectors,
     for path in vectors.iterdir():
         if not path.name.startswith("games-"):
             shutil.copy(path, tmp_path / path.name)
-    test_file = "web/test/rules_tabla_gulbara.test.mjs"
+    test_file = "web/test/rules.test.mjs"
     result = run_node(tmp_path, "--test-name-pattern", "every roll", test_file)
     assert result.returncode != 0
     assert "tests/scripts/export_web_game_vectors.py" in result.stdout

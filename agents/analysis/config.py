@@ -5,14 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
-"""The shipped Tapa bot at one ply: it values the plays and plays the rollouts."""
+from tapa_env.games import DEFAULT_GAME
 
 
 def shipped_player(game: str) -> str:
     """The shipped bot of ``game``, which analyses it unless ``player=`` names another:
     ``checkpoints/<game>-td.pt``."""
     return f"checkpoints/{game}-td.pt"
+
+
+DEFAULT_PLAYER = shipped_player(DEFAULT_GAME)
+"""The shipped bot of the default game (Tapa's) at one ply: it values the plays and plays
+the rollouts."""
 
 
 @dataclass
@@ -28,7 +32,7 @@ class AnalyzeConfig:
     """The roll to play in ``position``: two dice, such as ``6,5``."""
     record: str | None = None
     """A game record to analyse instead of a position (docs/game-records.md)."""
-    game: str = "tapa"
+    game: str = DEFAULT_GAME
     """The game: tapa, tabla or gulbara (the config group game/, with its rules)."""
     rules: dict = field(default_factory=dict)
     """The game's rule flags (configs/game/)."""

@@ -52,8 +52,9 @@ from ..bots.loading import beside_repository, load_player
 from ..bots.players import Player, best_in_each_turn
 from ..bots.search import evaluator_value, exact_equities, ply_equities, top_candidates
 from ..errors import PlayerSpecError
-from ..evaluation.game_record import FIRST_LINE, SIDES, GameRecord, describe_roll, read_record
 from ..evaluation.luck import turn_luck
+from ..records.data import FIRST_LINE, SIDES, GameRecord, describe_roll
+from ..records.reading import read_record
 from .config import shipped_player
 
 DEFAULT_PLAYER = "checkpoints/tapa-td.pt"
@@ -233,7 +234,7 @@ class _Turns:
             for turn_number, turn in enumerate(game.turns, start=1)
         ]
         if any(turn.position is None for _, _, turn in found):
-            raise ValueError("analyse a record read by agents.evaluation.game_record.parse_record")
+            raise ValueError("analyse a record read by agents.records.reading.parse_record")
         kinds = [record.rules_of(record.games[game - 1]).game for game, _, _ in found]
         return cls(
             games=[game for game, _, _ in found],
@@ -265,7 +266,7 @@ def analyze_game_file(path: str | Path, config) -> dict:
 
 
 def analyze_record(record: GameRecord, config, name: str = "") -> dict:
-    """Analyse ``record`` (read by :func:`agents.evaluation.game_record.parse_record`) under
+    """Analyse ``record`` (read by :func:`agents.records.reading.parse_record`) under
     ``config``'s settings, read where present: ``player`` (the judging bot, or one a game
     separated by commas; default the shipped bot of each game, :func:`judges`), ``game``
     (``None`` or absent: the record's own; when given, the record's game, or for a tabla

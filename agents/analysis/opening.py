@@ -32,6 +32,8 @@ import numpy as np
 from tqdm import tqdm
 
 from tapa_env.checks import whole_number_argument
+from tapa_env.games import DEFAULT_GAME
+from tapa_env.games import game as registered
 from tapa_env.position import Position
 from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
@@ -69,10 +71,12 @@ README_END = "<!-- end of the opening table -->"
 def markers(game: str, whole: bool = False) -> tuple[str, str]:
     """The lines between which ``--write`` puts ``game``'s table: its short table in
     docs/analysis.md, or with ``whole`` its whole table in docs/opening.md."""
-    if game == "tapa" and not whole:
+    if game == DEFAULT_GAME and not whole:
         return README_BEGIN, README_END
     kind = "whole " if whole else ""
-    command = "python -m agents.analysis.opening" + ("" if game == "tapa" else f" --game {game}")
+    command = "python -m agents.analysis.opening" + (
+        "" if game == DEFAULT_GAME else f" --game {game}"
+    )
     return (
         f"<!-- the {kind}{game} opening table: {command} writes it -->",
         f"<!-- end of the {kind}{game} opening table -->",
@@ -159,26 +163,14 @@ def readme_table(reports: list[dict]) -> str:
 
 
 def who_opens(rules: AnyRules) -> str:
-    """Which rolls open a game under ``rules``, and why, in a sentence for the docs."""
-    if rules.game == "tapa":
-        return (
-            "The side that starts throws both dice anew (docs/rules.md, R2), so all 21 rolls "
-            "open, doubles too."
-        )
-    if rules.game == "gulbara":
-        return (
-            "The side that starts throws both dice anew (docs/rules.md, G2), and a double of "
-            "the opening plays plainly, four moves and no climb (G5), so all 21 rolls open."
-        )
+    """Which rolls open a game under ``rules``, and why, in a sentence for the docs: the
+    game's own (the registry's ``who_opens``) unless its rules play the opening roll."""
     if getattr(rules, "opening_roll_played", False):
         return (
             "The starter plays the two different single dice that decided who starts "
             "(docs/rules.md, T2, `opening_roll_played`), so the 15 rolls without a double open."
         )
-    return (
-        "The side that starts throws both dice anew (docs/rules.md, T2), so all 21 rolls "
-        "open, doubles too."
-    )
+    return registered(rules.game).who_opens
 
 
 def introduction(
@@ -200,10 +192,10 @@ def introduction(
     length = "to the end" if made["truncate"] is None else f"for {made['truncate']} turns"
     doubles = (
         "a gammon or a pinned mother), draw (both mothers pinned)."
-        if rules.game == "tapa"
+        if registered(rules.game).pins
         else "a mars: the loser bore off no checker)."
     )
-    analyse = "" if rules.game == "tapa" else f"game={rules.game} player=FILE "
+    analyse = "" if rules.game == DEFAULT_GAME else f"game={rules.game} player=FILE "
     start = Position.initial(rules.game).key
     how = (
         f"{who_opens(rules)} For each roll every legal play from the starting position was "
@@ -243,7 +235,7 @@ def document(
     """The whole opening table of one game, for docs/opening.md: how it was made
     (:func:`introduction`), and the :data:`SHOWN` best plays of each roll with their
     rollout, 2-ply and 1-ply equities and their chances."""
-    game = reports[0].get("game", "tapa")
+    game = reports[0].get("game", DEFAULT_GAME)
     rollout = reports[0]["rollout"]
     made = {
         "candidates": candidates,
@@ -319,7 +311,7 @@ def parse_arguments(
         "--workers", type=whole_number_argument(0), default=0, help="0: one per core"
     )
     parser.add_argument(
-        "--game", choices=GAMES, default="tapa", help="the game whose openings are rolled out"
+        "--game", choices=GAMES, default=DEFAULT_GAME, help="the game whose openings are rolled out"
     )
     parser.add_argument(
         "--rule",
@@ -358,7 +350,7 @@ def command_line(args: argparse.Namespace) -> str:
     """The command that makes the tables again, as docs/opening.md shows it."""
     return (
         "python -m agents.analysis.opening"
-        + ("" if args.game == "tapa" else f" --game {args.game}")
+        + ("" if args.game == DEFAULT_GAME else f" --game {args.game}")
         + "".join(f" --rule {flag}" for flag in args.rule)
         + f" --trials {args.trials} --candidates {args.candidates} --seed {args.seed}"
         + ("" if args.player is None else f" --player {args.player}")

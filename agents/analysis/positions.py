@@ -35,20 +35,22 @@ import numpy as np
 
 from tapa_env.checks import whole_number
 from tapa_env.envs import read_position
+from tapa_env.games import DEFAULT_GAME
+from tapa_env.games import game as registered
 from tapa_env.layout import ROW_WIDTH, climb_dice, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.notation import legal_plays
 from tapa_env.position import Position, PositionError
 from tapa_env.results import outcomes
-from tapa_env.rules import RULES_OF_GAME, AnyRules
+from tapa_env.rules import RULES_OF_GAME, AnyRules, default_rules, rules_for
 
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from ..bots.loading import beside_repository, load_player
-from ..bots.players import Player, best_in_each_turn
+from ..bots.players import Player, best_in_each_turn, turn_rules
 from ..bots.search import ROLL_WEIGHTS, ROLLS, best_afterstates, evaluator_value, exact_equities
 from ..errors import PlayerSpecError
-from ..evaluation.game_record import SUFFIX
 from ..evaluation.luck import climbing
+from ..records.data import SUFFIX
 from .config import AnalyzeConfig, shipped_player
 from .rollout import Rollout, evaluator_of, roll_out
 
@@ -73,14 +75,20 @@ HEADS = {"win": "win", "win_double": "win2", "draw": "draw", "lose": "lose", "lo
 """The table's head of each outcome chance."""
 
 
+def _pins(game: str) -> bool:
+    """Whether ``game`` pins (Tapa): a double win may be its opponent's mother pinned, and
+    both mothers pinned draw."""
+    return registered(game).pins
+
+
 def columns(game: str) -> dict:
     """What each outcome chance of a play of ``game`` means."""
-    return COLUMNS if game == "tapa" else MARS_COLUMNS
+    return COLUMNS if _pins(game) else MARS_COLUMNS
 
 
 def shown_outcomes(game: str) -> tuple[str, ...]:
     """The outcomes the table shows for ``game``: all five for Tapa, no draw for the others."""
-    return OUTCOMES if game == "tapa" else tuple(name for name in OUTCOMES if name != "draw")
+    return OUTCOMES if _pins(game) else tuple(name for name in OUTCOMES if name != "draw")
 
 
 LEGEND = (
@@ -142,13 +150,13 @@ def resolve_player(spec: object, rules: AnyRules | None = None, setting: str = "
     found beside the repository too, as the shipped bot is from any directory. It must value
     positions; ``None`` names the game's shipped bot (:func:`shipped_player`). A refusal
     names the ``setting`` (``player=``, or ``--player `` on another command line)."""
-    rules = rules if rules is not None else RULES_OF_GAME["tapa"]()
+    rules = rules if rules is not None else default_rules(DEFAULT_GAME)
     shipped = spec is None
     spec = shipped_player(rules.game) if shipped else spec
     if not isinstance(spec, str) or not spec.strip():
         raise AnalyzeError(f"player must be the path of a trained bot, got {spec!r}")
     found = beside_repository(spec)
-    if shipped and rules.game != "tapa" and not Path(found).exists():
+    if shipped and rules.game != DEFAULT_GAME and not Path(found).exists():
         raise AnalyzeError(
             f"no {rules.game} bot is shipped ({spec}); name a trained one, "
             f"{setting}FILE (python train.py game={rules.game} trains one)"
@@ -275,10 +283,12 @@ def check_config(config: AnalyzeConfig) -> Analysis:
 
 
 def one_ply_chances(
-    evaluator, position: Position, afterstates: np.ndarray, rules: AnyRules
+    evaluator, position: Position, afterstates: np.ndarray, rules: AnyRules | None = None
 ) -> np.ndarray:
     """``(n, 5)`` float64 outcome chances of each afterstate of ``position`` by the network,
-    from the side that played it; exact for a play that ends the game."""
+    from the side that played it; exact for a play that ends the game. ``rules`` default to
+    the position's game's."""
+    rules = rules_for(position.game, rules)
     offsets = np.array([0, len(afterstates)], dtype=np.int64)
     chances = evaluator.probabilities(afterstates, position.row[None, :], offsets, check=False)
     chances = chances.astype(np.float64)
@@ -362,13 +372,15 @@ def value_plays(
     player: Player,
     position: Position,
     dice: tuple[int, int],
-    rules: AnyRules,
+    rules: AnyRules | None = None,
     candidates: int = 10,
     trials: int = 1296,
 ) -> PlayValues:
     """Every legal play of ``dice`` in ``position`` valued by ``player``'s network at one
     and two plies, and the best ``candidates`` by two plies (all with ``0``; none with
-    ``trials=0``) chosen to be rolled out."""
+    ``trials=0``) chosen to be rolled out. ``rules`` default to the position's game's (the
+    player's own, :func:`agents.bots.players.turn_rules`)."""
+    rules = turn_rules(player, position, rules)
     evaluator = evaluator_of(player)
     plays = legal_plays(position, dice, rules=rules)
     rows = np.stack([play.afterstate.row for play in plays])
@@ -468,7 +480,7 @@ def analyse_position(
     player: Player,
     position: Position,
     dice: tuple[int, int],
-    rules: AnyRules,
+    rules: AnyRules | None = None,
     trials: int = 1296,
     candidates: int = 10,
     seed: int = 0,
@@ -484,8 +496,11 @@ def analyse_position(
     ``rollout_started`` is called with the number of rollout games before they start, and
     ``progress`` with the number finished as they finish. ``exact_races`` in the report says
     whether the player values races by the bear-off database (at every ply and in the
-    rollout: a trial ends at a race with its exact chances).
+    rollout: a trial ends at a race with its exact chances). ``rules`` default to the
+    position's game's (the player's own, :func:`agents.bots.players.turn_rules`); a player
+    of another game is refused in one line (``ValueError``).
     """
+    rules = turn_rules(player, position, rules)
     values = value_plays(player, position, dice, rules, candidates, trials)
     result = None
     if values.rolled.size:
@@ -500,7 +515,7 @@ def analyse_position(
 
 def format_analysis(report: dict) -> str:
     """The report as a table, best play first (see the legend it ends with)."""
-    game = report.get("game", "tapa")
+    game = report.get("game", DEFAULT_GAME)
     dice = "-".join(map(str, report["dice"]))
     rollout = report["rollout"]
     lines = [f"Position {report['position']}, {dice} to play; player {report['player']}."]
@@ -539,7 +554,7 @@ def format_analysis(report: dict) -> str:
             f"{entry['two_ply']['equity']:>+7.3f} {figures} {shown['equity'] - top:>+7.3f} "
             f"{_difference_error(rolled)} {chances}"
         )
-    lines += ["", *(LEGEND if game == "tapa" else MARS_LEGEND)]
+    lines += ["", *(LEGEND if _pins(game) else MARS_LEGEND)]
     return "\n".join(lines)
 
 

@@ -50,6 +50,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from tapa_env.games import game_of
 from tapa_env.layout import CLIMB, ROW_WIDTH, climb_dice, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
@@ -234,9 +235,10 @@ def play_trials(
         progress(count - len(waiting))
     slots = waiting[:batch]
     waiting = waiting[len(slots) :]
+    moves_again = game_of(rules).moves_again
     while slots.size:
         positions, passed = next_turn(rows[slots], rules.game)
-        rolled = positions[:, CLIMB] == 0 if rules.game == "gulbara" else passed
+        rolled = positions[:, CLIMB] == 0 if moves_again else passed
         dice = trial_dice(seed, trial[slots], turns[slots])
         dice = climb_dice(positions, dice, rules.game)  # a climb plays its double, no roll
         replies, offsets = generate_afterstates(positions, dice, rules=rules, check=False)

@@ -9,6 +9,7 @@ module           what it holds
 ``equity``       the five outcome chances of a network, their equity, frame swap
 ``search``       one-, two- and three-ply search over any valuation, batched
 ``loading``      :func:`load_player`: a player from a name, a file or a class
+``game_bots``    each game's built-in bots, its strongest, a run's default opponents
 ===============  ================================================================
 
 Above ``agents.storage`` only; the algorithms' bots (``agents/td``, ``agents/ppo``) are

@@ -10,10 +10,16 @@ A spec is one of
   last ``@nobearoff``;
 * ``module:Class``, a player class of your own: the module is imported (the current
   directory first on ``sys.path``) and the class made, with ``rules=`` when it takes them.
+
+Without rules, a trained bot plays the game it was made for (its file records it), a
+built-in bot its own game, and a class of your own any position it is given (a
+:class:`tapa_env.Position` knows its game); with rules, a bot made for another game or
+other rules is refused in one line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import os
@@ -22,24 +28,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.games import DEFAULT_GAME
+from tapa_env.games import game as registered
+from tapa_env.rules import DEFAULT_RULES, AnyRules, default_rules
 
 from ..errors import PlayerSpecError
 from ..storage.files import check_trained_rules, first_line
+from .game_bots import GAME_BOTS
 from .players import ChoosingPlayer, Player, RandomPlayer
 
-BUILTIN_NAMES = ("random", "offensive", "defensive", "adaptive")
-"""Tapa's built-in players."""
+BUILTIN_NAMES = GAME_BOTS[DEFAULT_GAME].builtins
+"""The default game's built-in players (Tapa's)."""
 
-GAME_BUILTINS = {
-    "tapa": BUILTIN_NAMES,
-    "tabla": ("random", "pubeval", "safe", "hitter"),
-    "gulbara": ("random", "runner", "blocker"),
-}
-"""Each game's built-in players: ``pubeval`` is Tesauro's benchmark of backgammon, Tabla's;
-the others are heuristic bots (:mod:`agents.bots.heuristics`,
-:mod:`agents.bots.race_heuristics`)."""
-EXTERNAL_PLAYERS = {"tabla": ("gnubg",)}
+GAME_BUILTINS = {game: bots.builtins for game, bots in GAME_BOTS.items()}
+"""Each game's built-in players (:data:`agents.bots.game_bots.GAME_BOTS`): ``pubeval`` is
+Tesauro's benchmark of backgammon, Tabla's; the others are heuristic bots
+(:mod:`agents.bots.heuristics`, :mod:`agents.bots.race_heuristics`)."""
+EXTERNAL_PLAYERS = {game: bots.external for game, bots in GAME_BOTS.items() if bots.external}
 """Each game's players that another program gives, loaded by name where it is installed:
 ``gnubg``, GNU Backgammon's 0-ply evaluation (:mod:`agents.bots.gnubg`). They are never an
 opponent by default (a run's evaluations, PPO's opponents)."""
@@ -84,20 +89,28 @@ __all__ = [
 ]
 
 
-def _builtin(name: str, rules: Rules) -> Player:
+def _builtin(name: str, rules: AnyRules | None) -> Player:
+    """The built-in player ``name`` for ``rules``; without rules, for its own game (the
+    first of :data:`GAME_BUILTINS` that has it)."""
     if name == "random":
         return RandomPlayer()
+    if rules is None:
+        rules = default_rules(
+            next(
+                game
+                for game in GAME_BUILTINS
+                if name in GAME_BUILTINS[game] + EXTERNAL_PLAYERS.get(game, ())
+            )
+        )
     if name not in GAME_BUILTINS[rules.game] + EXTERNAL_PLAYERS.get(rules.game, ()):
         owner = next(
             game
             for game in GAME_BUILTINS
             if name in GAME_BUILTINS[game] + EXTERNAL_PLAYERS.get(game, ())
         )
-        what = {
-            "tapa": "a Tapa bot (it judges pins and mothers)",
-            "tabla": "a Tabla bot",
-            "gulbara": "a Gulbara bot",
-        }[owner]
+        what = f"a {registered(owner).title} bot" + (
+            " (it judges pins and mothers)" if registered(owner).pins else ""
+        )
         builtins = ", ".join(GAME_BUILTINS[rules.game])
         raise PlayerSpecError(
             f"{name} is {what}; for {rules.game} use {builtins}, a bot trained for it, or "
@@ -111,25 +124,31 @@ def _builtin(name: str, rules: Rules) -> Player:
         from .pubeval import PubEvalPlayer
 
         return PubEvalPlayer()
-    if rules.game != "tapa":
-        from .race_heuristics import RaceHeuristicPlayer
+    from .race_heuristics import WEIGHTS, RaceHeuristicPlayer
 
+    if name in WEIGHTS:
         return RaceHeuristicPlayer(name)
     from .heuristics import HEURISTIC_PLAYERS
 
     return HEURISTIC_PLAYERS[name](rules=rules)
 
 
-def load_player(spec: str | Path | Player, rules: Rules = DEFAULT_RULES) -> Player:
-    """The player named by ``spec`` (docs/formats.md), to play under ``rules``.
+def load_player(spec: str | Path | Player, rules: AnyRules | None = None) -> Player:
+    """The player named by ``spec`` (docs/formats.md), to play under ``rules``, or without
+    them the game it was made for.
 
-    ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive``, the path of a
-    checkpoint or an exported bot file (leading and trailing spaces ignored), or
-    ``module:Class`` (see :func:`load_class`). A trained bot plays 1-ply, or 2-ply or 3-ply
-    with the suffix ``@2ply`` or ``@3ply`` (``checkpoints/tapa-td.pt@2ply``), and a TD bot
-    values races by its network alone with a last ``@nobearoff``; one made for
-    other rules than ``rules`` is refused, since it would misjudge positions. A
-    :class:`Player` is returned as it is.
+    ``spec`` is one of ``random``, ``offensive``, ``defensive``, ``adaptive`` (or another
+    game's built-in bot, :data:`GAME_BUILTINS`), the path of a checkpoint or an exported bot
+    file (leading and trailing spaces ignored), or ``module:Class`` (see
+    :func:`load_class`). A trained bot plays 1-ply, or 2-ply or 3-ply with the suffix
+    ``@2ply`` or ``@3ply`` (``checkpoints/tapa-td.pt@2ply``), and a TD bot values races by
+    its network alone with a last ``@nobearoff``.
+
+    Without ``rules`` a trained bot plays the game and rules its file records
+    (``load_player("checkpoints/tabla-td.pt")`` plays Tabla), a built-in bot its own game,
+    and a class of your own is made without them. With ``rules``, a bot made for another
+    game or other rules is refused, since it would misjudge positions. A :class:`Player` is
+    returned as it is.
 
     Raises :class:`PlayerSpecError` (a ``ValueError``) with a one-line message for an empty
     or unknown name, for a file that is missing, corrupt or not a tapa-rl bot, and for a
@@ -199,10 +218,10 @@ def beside_repository(spec: str) -> str:
     return str(REPOSITORY / name) if (REPOSITORY / path).exists() else name
 
 
-def _load_trained(path: Path, rules: Rules, ply: int) -> Player:
+def _load_trained(path: Path, rules: AnyRules | None, ply: int) -> Player:
     """A trained bot from its file, read by the first algorithm's reader that recognises it
     (:data:`agents.algorithms.ALGORITHMS`); the first algorithm's reader explains a file
-    that none recognises."""
+    that none recognises. Without ``rules`` it plays those its file records."""
     from ..algorithms import ALGORITHMS
 
     readers = [a.bot_reader() for a in ALGORITHMS.values() if a.reader is not None]
@@ -212,15 +231,18 @@ def _load_trained(path: Path, rules: Rules, ply: int) -> Player:
     return readers[0].load(path, rules, ply)
 
 
-def load_class(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
+def load_class(spec: str, rules: AnyRules | None = None) -> Player:
     """The player that ``module:Class`` names, made (``Class(rules=rules)`` when its
-    constructor takes ``rules``, else ``Class()``).
+    constructor takes ``rules``, else ``Class()``; without ``rules``, ``Class()``, or
+    ``Class(rules=DEFAULT_RULES)`` when its constructor needs them).
 
     The module is imported with the current directory first on ``sys.path``, as ``python``
     itself does for a script or ``-m``. The class is a :class:`Player` subclass that
     implements ``choose`` or ``choose_batch``, or any class with a
     ``choose(position, dice)`` method (it is then wrapped in a :class:`ChoosingPlayer`).
-    A player whose ``name`` is not its own is named ``spec``.
+    A player whose ``name`` is not its own is named ``spec``. A player made for ``rules``
+    that keeps no ``rules`` of its own is given them: they say which game's positions the
+    rows of :meth:`Player.choose_batch` are (the arena's way of asking it).
 
     Raises :class:`PlayerSpecError` with one line for a missing module, a module that fails
     to import, a missing class, a class that is not a player, and a constructor that fails.
@@ -272,8 +294,14 @@ def load_class(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
     except (TypeError, ValueError):
         parameters = []
     takes_rules = any(p.name == "rules" or p.kind is p.VAR_KEYWORD for p in parameters)
+    needs_rules = any(p.name == "rules" and p.default is p.empty for p in parameters)
     try:
-        player = made(rules=rules) if takes_rules else made()
+        if rules is not None and takes_rules:
+            player = made(rules=rules)
+        elif needs_rules:
+            player = made(rules=DEFAULT_RULES)
+        else:
+            player = made()
     except Exception as error:  # whatever the constructor raises
         raise PlayerSpecError(
             f"{spec}: {class_name}() failed: {type(error).__name__}: {first_line(error)}"
@@ -282,10 +310,13 @@ def load_class(spec: str, rules: Rules = DEFAULT_RULES) -> Player:
         return ChoosingPlayer(player, name=spec, rules=rules)
     if player.name == Player.name:  # the class did not name its players
         player.name = spec
+    if rules is not None and getattr(player, "rules", None) is None:
+        with contextlib.suppress(AttributeError):  # a read-only property: its own affair
+            player.rules = rules
     return player
 
 
-def opponent_player(opponent: Any, rules: Rules = DEFAULT_RULES) -> Player:
+def opponent_player(opponent: Any, rules: AnyRules = DEFAULT_RULES) -> Player:
     """An environment's opponent as a player, to play under ``rules``: a name or path that
     :func:`load_player` reads, or any object with ``choose(position, dice)`` (wrapped in a
     :class:`ChoosingPlayer`); a ``ValueError`` naming what it got otherwise. The rules

@@ -9,7 +9,9 @@ import numba as nb
 import numpy as np
 
 from tapa_env import Position, legal_afterstates
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.games import DEFAULT_GAME
+from tapa_env.position import PositionError
+from tapa_env.rules import GAMES, AnyRules, rules_for
 
 Values = tuple[np.ndarray, str, str]
 """What :meth:`Player.values` returns: ``(values, what, fmt)``."""
@@ -28,6 +30,11 @@ class Player:
 
     A player may also say how it values the plays of a turn (:meth:`values`), which
     ``play.py``'s ``hint`` shows.
+
+    A player that has ``rules`` (a trained bot, a heuristic bot, or any player that
+    :func:`agents.load_player` made for a game) plays that game: :meth:`choose_batch` reads
+    the rows it is given as that game's positions. A player without them is taken to play
+    Tapa there; :meth:`choose` needs no rules, since a :class:`Position` knows its game.
     """
 
     name = "player"
@@ -69,15 +76,24 @@ class Player:
         Returns:
             ``(B,)`` int64: for each turn, an index into its own slice.
 
-        The base class asks :meth:`choose` turn by turn, ``choose(Position(row), (d1, d2))``,
-        and finds the returned afterstate among the turn's; a position that is not one of
-        them raises ``ValueError`` naming the position's key and the dice.
+        The base class asks :meth:`choose` turn by turn, ``choose(Position(row, game),
+        (d1, d2))``, ``game`` the game of the player's ``rules`` (:func:`played_game`), and
+        finds the returned afterstate among the turn's; a position that is not one of them
+        raises ``ValueError`` naming the position's key and the dice.
         """
         if type(self).choose is Player.choose:
             raise self._neither()
+        game = played_game(self)
         choices = np.empty(len(positions), dtype=np.int64)
         for turn, (row, roll) in enumerate(zip(positions, dice)):
-            position = Position(row)
+            try:
+                position = Position(row, game)
+            except PositionError as error:
+                raise ValueError(
+                    f"{self.name}: the rows it was given are not positions of {game}, the "
+                    f"game it plays ({error}); give it the rules of the game played: "
+                    "load_player(spec, rules), or a rules attribute"
+                ) from None
             rolled = (int(roll[0]), int(roll[1]))
             chosen = self.choose(position, rolled)
             mine = afterstates[offsets[turn] : offsets[turn + 1]]
@@ -98,9 +114,10 @@ class Player:
         position: Position,
         dice: tuple[int, int],
         rng: np.random.Generator | None = None,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules | None = None,
     ) -> Position:
-        """One of ``legal_afterstates(position, dice)`` (docs/formats.md).
+        """One of ``legal_afterstates(position, dice)`` (docs/formats.md), in the position's
+        game; ``rules`` default to that game's (:func:`choose_one`).
 
         The base class asks :meth:`choose_batch` with one turn. A player that needs
         randomness draws from ``rng``, or without one from its own generator (seeded 0 when
@@ -133,18 +150,47 @@ class Player:
         return f"<{type(self).__name__} {self.name!r}>"
 
 
+def played_game(player: Player) -> str:
+    """The game ``player`` plays: that of its ``rules`` when it has them, else Tapa."""
+    game = getattr(getattr(player, "rules", None), "game", None)
+    return game if game in GAMES else DEFAULT_GAME
+
+
+def turn_rules(player: Player, position: Position, rules: AnyRules | None = None) -> AnyRules:
+    """The rules ``player`` plays one turn of ``position`` under: ``rules`` when given, else
+    the position's game's, the player's own when they are of that game (a bot trained under
+    variant rules plays them).
+
+    Raises ``ValueError`` in one line when the player has rules of another game (a Tabla
+    bot asked to play a Tapa position): it would misjudge every play. ``rules`` of another
+    game than the position's are refused by :func:`tapa_env.legal_afterstates`.
+    """
+    own = getattr(player, "rules", None)
+    game = getattr(own, "game", None)
+    if game in GAMES and game != position.game:
+        raise ValueError(
+            f"{player.name} plays {game}, not {position.game}: a {position.game} position "
+            f"needs a player made for {position.game}"
+        )
+    if rules is None and game == position.game:
+        return own
+    return rules_for(position.game, rules)
+
+
 def choose_one(
     player: Player,
     position: Position,
     dice: tuple[int, int],
     rng: np.random.Generator | None = None,
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules | None = None,
 ) -> Position:
     """``player``'s play of one turn, one of ``legal_afterstates(position, dice, rules)``,
     asked through :meth:`Player.choose_batch`, which every player has (whichever of the two
-    methods it implements). Without ``rng``, the player's own generator (seeded 0 when
-    first needed) serves, so that a run can be repeated.
+    methods it implements). ``rules`` default to the position's game's (:func:`turn_rules`).
+    Without ``rng``, the player's own generator (seeded 0 when first needed) serves, so
+    that a run can be repeated.
     """
+    rules = turn_rules(player, position, rules)
     afterstates = legal_afterstates(position, dice, rules=rules)
     rows = np.stack([a.row for a in afterstates])
     offsets = np.array([0, len(rows)], dtype=np.int64)
@@ -160,10 +206,12 @@ def choose_one(
 class ChoosingPlayer(Player):
     """Any object with ``choose(position, dice)`` as a :class:`Player`: what
     :func:`agents.load_player` makes of a ``module:Class`` that is not a Player. ``rules``
-    are the rules it was made for (passed to its constructor when it takes them).
+    are the rules of the game it was made for (passed to its constructor when it takes
+    them), the game whose rows :meth:`choose_batch` is given; ``None`` for Tapa's there,
+    while :meth:`choose` plays any position, in its own game.
     """
 
-    def __init__(self, chooser: Any, name: str, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, chooser: Any, name: str, rules: AnyRules | None = None) -> None:
         self.chooser = chooser
         self.name = name
         self.rules = rules

@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from tapa_env.games import game_of
 from tapa_env.layout import CLIMB, as_rows, climb_dice, flip, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
@@ -131,7 +132,7 @@ def ply_equities(
     finished, points = outcomes(afterstates, rules=rules, check=False)
     values = points.astype(np.float64)
     going_on = np.flatnonzero(~finished)
-    if going_on.size and rules.game == "gulbara":
+    if going_on.size and game_of(rules).moves_again:
         values[going_on] = _following_turns(value, afterstates[going_on], plies, rules, replies)
     elif going_on.size:
         replying = flip(afterstates[going_on], rules.game)
@@ -143,9 +144,9 @@ def ply_equities(
 def _following_turns(
     value: Value, afterstates: np.ndarray, plies: int, rules: Rules, replies: int
 ) -> np.ndarray:
-    """``(C,)`` Gulbara's ``plies``-ply equity of unfinished afterstates, from the side that
-    played them: the next decision, whoever's it is, by its dice (see the module's
-    docstring)."""
+    """``(C,)`` the ``plies``-ply equity of unfinished afterstates of a game whose side may
+    move again (Gulbara's), from the side that played them: the next decision, whoever's it
+    is, by its dice (see the module's docstring)."""
     following, passed = next_turn(afterstates, rules.game)
     sign = np.where(passed, -1.0, 1.0)
     values = np.empty(len(afterstates), dtype=np.float64)

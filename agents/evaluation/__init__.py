@@ -3,14 +3,16 @@
 =======================  ======================================================
 module                   what it holds
 =======================  ======================================================
-``arena``                many games or matches between two players, duplicate dice
+``arena``                many games between two players, duplicate dice; the step
+                         every arena takes (choose, record, play)
 ``luck``                 the luck of each turn, and results adjusted for it
 ``stats``                points per game, win rates and ratings with error bars
-``tournament``           a round robin: ``evaluate.py``'s settings, table and JSON
-``tournament_records``   the arena's games saved as game records
-``game_record``          the game-record text format: written and read back
-``record_data``          a game record as data: games, turns, results of each game
-``record_reader``        a game record read back, every play replayed
+``round_robin``          one round robin for games and matches: chunks, workers,
+                         merged results, ratings
+``tournament``           ``evaluate.py``'s settings; the round robin of games, its table
 ``workers``              work items over worker processes, replayed when one is lost
 =======================  ======================================================
+
+Game records, the arena's games as records among them, are :mod:`agents.records`'; whole
+tabla matches and their arena and round robin are :mod:`agents.match`'s.
 """

@@ -13,6 +13,11 @@ Given a ``reference`` (a trained TD bot), the arena also adds up each side's luc
 turn, for the luck-adjusted results of :mod:`agents.evaluation.luck`: the luck of every turn
 of every game in play comes from one batched call per step, a function of the position and
 the roll alone, so it too is the same however the games are split.
+
+The match arena (:mod:`agents.match.arena`) plays by the same contract and the same step:
+:func:`dice_streams` gives each series its stream, :func:`choose_turns` has each side choose
+its turns, :func:`record_turns` hands them to a record, and :func:`play_turns` plays them and
+says which games ended and how.
 """
 
 from __future__ import annotations
@@ -23,15 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tapa_env.games import Games
-from tapa_env.layout import OPP_COLUMNS, OWN_COLUMNS, flip
+from tapa_env.batch import Games
+from tapa_env.layout import flip
 from tapa_env.rules import DEFAULT_RULES, Rules
 
 from ..bots.players import Player
+from ..records.endings import UNFINISHED, result_kinds
 from .luck import adjusted_points, turn_luck
-
-KINDS = ("single", "gammon", "mother", "draw", "unfinished")
-SINGLE, GAMMON, MOTHER, DRAW, UNFINISHED = range(len(KINDS))
 
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -58,20 +61,13 @@ def roll(seed: int, streams: np.ndarray, turns: np.ndarray) -> np.ndarray:
     return np.stack([outcome // 6 + 1, outcome % 6 + 1], axis=1)
 
 
-def result_kinds(afterstates: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """How finished games ended: int8 indices into :data:`KINDS` (never ``unfinished``).
-
-    Args:
-        afterstates: ``(G, ROW_WIDTH)`` the afterstate that ended each game, in the frame of
-            the side that just moved.
-        points: ``(G,)`` that side's points (``+2`` .. ``-2``; ``0`` a draw, R10).
-    """
-    points = np.asarray(points)
-    mover_bore_off = afterstates[:, OWN_COLUMNS].sum(axis=1) == 0
-    opponent_bore_off = afterstates[:, OPP_COLUMNS].sum(axis=1) == 0
-    winner_bore_off = np.where(points > 0, mover_bore_off, opponent_bore_off)
-    kinds = np.where(winner_bore_off, np.where(np.abs(points) == 1, SINGLE, GAMMON), MOTHER)
-    return np.where(points == 0, DRAW, kinds).astype(np.int8)
+def dice_streams(series: np.ndarray, duplicate: bool, first_stream: int = 0) -> np.ndarray:
+    """The dice stream of each series (``(S,)`` int64, the series numbered from 0): with
+    ``duplicate`` the two series of a pair (``2k`` and ``2k + 1``) share one, else each has its
+    own; ``first_stream`` is the first (workers that split a comparison give each chunk its
+    own range)."""
+    series = np.asarray(series, dtype=np.int64)
+    return first_stream + (series // 2 if duplicate else series)
 
 
 @dataclass
@@ -80,7 +76,8 @@ class GameResults:
 
     Attributes:
         points: ``(G,)`` int64 net points of player 0 in each game (``+2`` .. ``-2``).
-        kind: ``(G,)`` int8 index into :data:`KINDS`: how the game ended.
+        kind: ``(G,)`` int8 index into :data:`~agents.records.endings.KINDS`: how the game
+            ended.
         turns: ``(G,)`` int64 turns played.
         starter: ``(G,)`` int8, the player who moved first.
         unit: ``(G,)`` int64, the independent unit each game belongs to (a duplicate pair,
@@ -158,7 +155,7 @@ def play_games(
         raise ValueError(f"match_points must be at least 1, got {match_points}")
     series = np.arange(games)
     unit = series // 2 if duplicate else series
-    stream = first_stream + unit
+    stream = dice_streams(series, duplicate, first_stream)
     # The first game of each series: the pair's two series start with opposite players.
     first_starter = (series % 2).astype(np.int8)
     rng = np.random.default_rng([seed, first_stream])
@@ -191,17 +188,9 @@ def play_games(
         begin(slot, pending.popleft(), 0)
     while (slot_series >= 0).any():
         active = np.flatnonzero(slot_series >= 0)
-        table.generate(active)
-        choices = np.zeros(len(active), dtype=np.int64)
-        mover = table.to_move[active].copy()
-        for player in (0, 1):
-            mine = np.flatnonzero(mover == player)
-            if mine.size:
-                which = active[mine]
-                afterstates, offsets = table.turn_afterstates(which)
-                choices[mine] = players[player].choose_batch(
-                    table.rows[which], table.dice[which], afterstates, offsets, rng
-                )
+        mover, choices = choose_turns(
+            table, active, rng, lambda side, mine, turns: players[side].choose_batch(*turns)
+        )
         if record is not None:
             record_turns(record, table, active, slot_series[active], mover, choices)
         if reference is not None:
@@ -210,16 +199,11 @@ def play_games(
             )
         slot_turn[active] += 1
         next_dice = roll(seed, stream[slot_series[active]], slot_turn[active])
-        finished, points = table.play(choices, active, rng, next_dice=next_dice)
-        truncated = ~finished & (table.turns[active] >= max_turns)
-        kinds = np.full(len(active), UNFINISHED, dtype=np.int8)
-        if finished.any():  # the rows are flipped to the next mover: flip them back
-            ended = flip(table.rows[active[finished]], table.game)
-            kinds[finished] = result_kinds(ended, points[finished])
-        for k in np.flatnonzero(finished | truncated):
+        ended, points, kinds = play_turns(table, active, mover, choices, rng, next_dice, max_turns)
+        for k in np.flatnonzero(ended):
             slot = active[k]
             index = slot_series[slot]
-            first_points = int(points[k]) if mover[k] == 0 else -int(points[k])
+            first_points = int(points[k])
             records.append(
                 (
                     index,
@@ -266,6 +250,32 @@ def play_games(
     )
 
 
+def choose_turns(
+    table: Games,
+    active: np.ndarray,
+    rng: np.random.Generator,
+    choose: Callable[[int, np.ndarray, tuple], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every turn of the ``active`` slots of ``table``, chosen by the side to move:
+    ``(mover, choices)``, ``(B,)`` arrays of the side (0 or 1) and the index of its afterstate.
+
+    ``choose(side, mine, turns)`` chooses the turns ``active[mine]`` of ``side``, side 0's
+    first, where ``turns`` holds :meth:`~agents.bots.players.Player.choose_batch`'s arguments
+    (positions, dice, afterstates, offsets and ``rng``); a side with no turn is not asked.
+    """
+    table.generate(active)
+    mover = table.to_move[active].copy()
+    choices = np.zeros(len(active), dtype=np.int64)
+    for side in (0, 1):
+        mine = np.flatnonzero(mover == side)
+        if mine.size:
+            which = active[mine]
+            afterstates, offsets = table.turn_afterstates(which)
+            turns = (table.rows[which], table.dice[which], afterstates, offsets, rng)
+            choices[mine] = choose(side, mine, turns)
+    return mover, choices
+
+
 def record_turns(
     record: Callable[..., None],
     table: Games,
@@ -274,12 +284,39 @@ def record_turns(
     mover: np.ndarray,
     choices: np.ndarray,
 ) -> None:
-    """Hand ``record`` the turns of one step: ``record(series, mover, positions, dice,
-    afterstates)``, each turn's series, player to move (0 or 1), position and roll and
-    the afterstate chosen (``(B, ROW_WIDTH)`` rows in the mover's frame). A series' turns
-    come in the order played; its games follow each other, as long as
-    :attr:`GameResults.turns` says (:mod:`agents.evaluation.tournament_records`)."""
+    """Hand ``record`` the turns of one step: ``record(game, series, mover, positions, dice,
+    afterstates)``, the table's game and each turn's series, player to move (0 or 1), position
+    and roll and the afterstate chosen (``(B, ROW_WIDTH)`` rows in the mover's frame). A
+    series' turns come in the order played; its games follow each other, each as long as the
+    results say (:class:`agents.records.tournament.TurnLog`)."""
     chosen = table.afterstates[table.offsets[active] + choices]
     record(
-        series.copy(), mover.copy(), table.rows[active].copy(), table.dice[active].copy(), chosen
+        table.game,
+        series.copy(),
+        mover.copy(),
+        table.rows[active].copy(),
+        table.dice[active].copy(),
+        chosen,
     )
+
+
+def play_turns(
+    table: Games,
+    active: np.ndarray,
+    mover: np.ndarray,
+    choices: np.ndarray,
+    rng: np.random.Generator,
+    next_dice: np.ndarray,
+    max_turns: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play the chosen turns (:func:`choose_turns`) and roll each game's next: ``(ended,
+    points, kinds)``, ``(B,)`` arrays of the games that ended (finished, or stopped at
+    ``max_turns``), side 0's net points in each and how it ended (an index into
+    :data:`~agents.records.endings.KINDS`; ``unfinished`` for a game stopped or going on)."""
+    finished, points = table.play(choices, active, rng, next_dice=next_dice)
+    truncated = ~finished & (table.turns[active] >= max_turns)
+    kinds = np.full(len(active), UNFINISHED, dtype=np.int8)
+    if finished.any():  # the rows are flipped to the next mover: flip them back
+        ended = flip(table.rows[active[finished]], table.game)
+        kinds[finished] = result_kinds(ended, points[finished])
+    return finished | truncated, np.where(mover == 0, points, -points), kinds

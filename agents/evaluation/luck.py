@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tapa_env.games import DEFAULT_GAME, game_of
 from tapa_env.layout import CLIMB, ROW_WIDTH, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
@@ -108,7 +109,7 @@ def load_reference(spec: str, rules: AnyRules = DEFAULT_RULES) -> Player:
     try:
         player = load_player(spec, rules)
     except PlayerSpecError as error:
-        if rules.game != "tapa" and str(spec).strip() == DEFAULT_REFERENCE:
+        if rules.game != DEFAULT_GAME and str(spec).strip() == DEFAULT_REFERENCE:
             raise PlayerSpecError(
                 f"{error}; the default reference is Tapa's bot: name a trained {rules.game} "
                 f"bot, reference=FILE"
@@ -143,7 +144,7 @@ def climbing(positions: np.ndarray, rules: AnyRules = DEFAULT_RULES) -> np.ndarr
     (Gulbara: a climb's higher double, or numbers handed over; G5, G6). Never in the other
     games."""
     positions = np.asarray(positions).reshape(-1, ROW_WIDTH)
-    if rules.game != "gulbara":
+    if not game_of(rules).moves_again:
         return np.zeros(len(positions), dtype=bool)
     return positions[:, CLIMB] > 0
 
@@ -170,7 +171,7 @@ def finish_turns(
     """
     rows = np.array(afterstates, dtype=np.int8).reshape(-1, ROW_WIDTH)
     equities = np.array(values, dtype=np.float64)
-    if rules.game != "gulbara":
+    if not game_of(rules).moves_again:
         return rows, equities
     sign = np.ones(len(rows))  # +1 where the row's side is the roller
     for _ in range(CLIMB_LIMIT):
@@ -178,7 +179,7 @@ def finish_turns(
         going = np.flatnonzero(~finished & (rows[:, CLIMB] > 0))
         if going.size == 0:
             return rows, equities
-        following, passed = next_turn(rows[going], "gulbara")
+        following, passed = next_turn(rows[going], rules.game)
         sign[going] = np.where(passed, -sign[going], sign[going])
         dice = np.repeat(following[:, CLIMB].astype(np.int64)[:, None], 2, axis=1)
         plays, offsets = generate_afterstates(following, dice, rules=rules, check=False)
@@ -193,7 +194,7 @@ def turn_equities(value: Value, positions: np.ndarray, rules: AnyRules) -> np.nd
     """``(N, 21)`` float64: for each position (a roll due, mover's frame) and each roll of
     :data:`ROLLS`, the equity by ``value`` of the mover's best play, from the mover's side;
     in Gulbara of the whole turn (:func:`finish_turns`)."""
-    if rules.game != "gulbara":
+    if not game_of(rules).moves_again:
         return best_equities(value, positions, rules)
     rows, best = best_afterstates(value, positions, rules)
     _, equities = finish_turns(value, rows.reshape(-1, ROW_WIDTH), best.reshape(-1), rules)

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from .arena import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED, GameResults
+from ..records.endings import DRAW, GAMMON, MOTHER, SINGLE, UNFINISHED
+from .arena import GameResults
 
 Z95 = 1.959963984540054  # the two-sided 95% point of the normal distribution
 MAX_POINTS = 2  # the most a game scores: a gammon or a mother win

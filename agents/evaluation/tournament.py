@@ -1,37 +1,34 @@
-"""A round robin between players: every pairing through the arena, a table, ratings, JSON."""
+"""``evaluate.py``: its settings, and a round robin of single games (or matches of one game)
+between players, every pairing through the arena (:mod:`agents.evaluation.round_robin`), its
+table and JSON."""
 
 from __future__ import annotations
 
 import contextlib
 import glob
-import itertools
-import multiprocessing
 import os
 import re
-import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-import numpy as np
-
 from tapa_env.checks import whole_number
+from tapa_env.games import DEFAULT_GAME, game
 from tapa_env.rules import RULES_OF_GAME, AnyRules
 
 from ..bots.loading import load_player
 from ..errors import ConfigError, PlayerSpecError
+from ..records.tournament import TurnLog, arena_records, save_records
 from .arena import GameResults, play_games
 from .luck import DEFAULT_REFERENCE, load_reference
-from .stats import fit_ratings, summarize
-from .tournament_records import TurnLog, count, save_arena_records
-from .workers import check_stop, play_in_workers
+from .round_robin import Chunk, Schedule, arena_settings, play_round_robin
+from .stats import summarize
 
 LONGEST_MATCH = 25
 """The longest match played, as for the tabla match (agents.match.rules.MAX_LENGTH; this room
 comes before the match's)."""
 
 CHUNK_UNITS = 128  # units (duplicate pairs, matches or games) a worker plays at a time
-STREAMS_PER_PAIRING = 1 << 32
 
 
 @dataclass
@@ -57,7 +54,7 @@ class TournamentConfig:
     """Games stepped together in one engine call, per worker."""
     out: str | None = None
     """Also write results.json to this path."""
-    game: str = "tapa"
+    game: str = DEFAULT_GAME
     """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
     rules: dict = field(default_factory=dict)
     """The game's rule flags; a trained bot plays only its own game and rules."""
@@ -106,7 +103,7 @@ def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfi
     player; both are ``ValueError``.
     """
     players = config.players
-    if players is None and config.game == "tapa":
+    if players is None and config.game == DEFAULT_GAME:
         players = DEFAULT_PLAYERS
     if players is None:
         raise ConfigError(
@@ -174,7 +171,7 @@ def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfi
         raise ConfigError(f"rules: {error}") from None
     if getattr(rules, "backgammon_triple", False):
         raise ConfigError("rules.backgammon_triple: the arena counts a game as 1 or 2 points")
-    if config.game != "tapa" and match_points:
+    if config.game != DEFAULT_GAME and match_points:
         raise ConfigError(
             f"match_points: not yet for {config.game}; evaluate.py plays single games of it"
         )
@@ -263,102 +260,33 @@ def check_output_path(path: str | os.PathLike, label: str | None = None) -> Path
     return path
 
 
-def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
-    """(pairing, first unit, units) work items; their split never depends on the workers."""
-    per_unit = 2 if config.duplicate else 1
-    units = config.games // per_unit
-    pairings = len(config.players) * (len(config.players) - 1) // 2
-    return [
-        (pairing, first, min(CHUNK_UNITS, units - first))
-        for pairing in range(pairings)
-        for first in range(0, units, CHUNK_UNITS)
-    ]
-
-
-def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) -> GameResults:
-    names = list(itertools.combinations(config.players, 2))[pairing]
+def _play_chunk(config: TournamentConfig, chunk: Chunk) -> GameResults:
+    names = chunk.names
     rules = rules_of(config)
     players = (load_player(names[0], rules), load_player(names[1], rules))
     reference = load_reference(config.reference, rules) if config.variance_reduction else None
-    per_unit = 2 if config.duplicate else 1
+    per_unit = _per_unit(config)
     log = TurnLog() if config.record_games else None
     results = play_games(
         players,
-        units * per_unit,
-        seed=config.seed,
-        duplicate=config.duplicate,
+        chunk.units * per_unit,
         match_points=config.match_points,
-        max_turns=config.max_turns,
-        batch=config.batch,
         rules=rules,
-        first_stream=pairing * STREAMS_PER_PAIRING + first,
-        record=log,
         reference=reference,
+        **arena_settings(config, chunk, log),
     )
     if log is not None:
+        records = arena_records(log, results, names, rules)
         source = f"evaluate.py seed={config.seed}"
-        save_arena_records(
-            config.record_games, pairing, names, log, results, rules, first * per_unit, source
-        )
-    results.unit = results.unit + first
-    results.series = results.series + first * per_unit
+        save_records(config.record_games, chunk.pairing, names, records, chunk.first_series, source)
+    results.unit = results.unit + chunk.first
+    results.series = results.series + chunk.first_series
     return results
 
 
-def _merge(parts: list[GameResults]) -> GameResults:
-    scores = [p.match_score for p in parts if p.match_score is not None]
-    lucks = [p.luck for p in parts if p.luck is not None]
-    return GameResults(
-        points=np.concatenate([p.points for p in parts]),
-        kind=np.concatenate([p.kind for p in parts]),
-        turns=np.concatenate([p.turns for p in parts]),
-        starter=np.concatenate([p.starter for p in parts]),
-        unit=np.concatenate([p.unit for p in parts]),
-        series=np.concatenate([p.series for p in parts]),
-        match_points=parts[0].match_points,
-        match_score=np.concatenate(scores) if scores else None,
-        luck=np.concatenate(lucks) if lucks else None,
-    )
-
-
-def play_chunks(
-    play_chunk: Callable,
-    config: TournamentConfig,
-    chunks: list[tuple[int, int, int]],
-    per_unit: int,
-    progress: Callable[[int], None] | None,
-    lost: Callable[[list[tuple[int, int, int]], str], None],
-    describe: Callable[[tuple[int, int, int]], str],
-) -> list:
-    """``play_chunk(config, pairing, first, units)`` of every chunk, in this process
-    (``workers=1``) or in a pool of ``config.workers`` spawned processes (0: one per core),
-    the results in the order of ``chunks``. ``progress`` gets ``units * per_unit`` of each
-    finished chunk; ``lost`` the chunks a lost worker cost and its cause (they are played
-    again in a new pool); ``describe`` names a chunk in the line of a chunk that kills its
-    worker every time."""
-    workers = config.workers or len(os.sched_getaffinity(0))
-    if workers == 1:
-        parts = []
-        for chunk in chunks:
-            check_stop()  # a stop signal whose Stopped the last chunk's code lost
-            parts.append(play_chunk(config, *chunk))
-            if progress is not None:
-                progress(chunk[2] * per_unit)
-        return parts
-
-    def finished(index: int) -> None:
-        if progress is not None:
-            progress(chunks[index][2] * per_unit)
-
-    return play_in_workers(
-        play_chunk,
-        [(config, *chunk) for chunk in chunks],
-        workers,
-        multiprocessing.get_context("spawn"),
-        describe=lambda index: describe(chunks[index]),
-        finished=finished,
-        lost=lambda indices, cause: lost([chunks[i] for i in indices], cause),
-    )
+def _per_unit(config: TournamentConfig) -> int:
+    """The games (or matches) of an independent unit: a duplicate pair's two, else one."""
+    return 2 if config.duplicate else 1
 
 
 def round_robin(
@@ -378,64 +306,9 @@ def round_robin(
     Checks ``config`` first (:func:`check_config`); the results hold its clean copy.
     """
     config = check_config(config)
-    chunks = _chunks(config)
-    per_unit = 2 if config.duplicate else 1
-    parts = play_chunks(
-        _play_chunk,
-        config,
-        chunks,
-        per_unit,
-        progress=progress,
-        lost=lambda lost_chunks, cause: (notice or _to_stderr)(
-            lost_line(cause, sum(units for _, _, units in lost_chunks) * per_unit, _played(config))
-        ),
-        describe=lambda chunk: _describe(config, chunk),
-    )
-    pairings = []
-    for pairing, names in enumerate(itertools.combinations(config.players, 2)):
-        mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]
-        pairings.append(summarize(names, _merge(mine)))
-    return {
-        "pairings": pairings,
-        "ratings": fit_ratings(list(config.players), pairings),
-        "config": asdict(config),
-    }
-
-
-def _describe(config: TournamentConfig, chunk: tuple[int, int, int]) -> str:
-    """A chunk for the user: its pairing and its games (``offensive vs random, games 257-512``)."""
-    pairing, first, units = chunk
-    names = list(itertools.combinations(config.players, 2))[pairing]
-    per_unit = 2 if config.duplicate else 1
-    span = f"{first * per_unit + 1}-{(first + units) * per_unit}"
-    return f"{names[0]} vs {names[1]}, {_played(config)} {span}"
-
-
-NOUNS = {"games": "game", "matches": "match"}
-"""The singular of what a tournament counts."""
-
-
-def lost_line(cause: str, in_play: int, played: str = "games") -> str:
-    """What a lost worker cost: ``in_play`` games (or matches: ``played``) had begun in the
-    pool and are played again, or none had, and nothing is."""
-    if not in_play:
-        return (
-            f"a worker process was lost ({cause}) before any {NOUNS[played]} was in play: "
-            f"nothing is played again; the {played} go on in a new pool"
-        )
-    verb = "is" if in_play == 1 else "are"
-    return (
-        f"a worker process was lost ({cause}); the {count(in_play, NOUNS[played], played)} in "
-        f"play {verb} played again in a new pool, with the same dice"
-    )
-
-
-def _played(config: TournamentConfig) -> str:
-    return "matches" if config.match_points else "games"
-
-
-def _to_stderr(line: str) -> None:
-    print(line, file=sys.stderr)
+    noun = "matches" if config.match_points else "games"
+    schedule = Schedule(noun, _per_unit(config), CHUNK_UNITS, _play_chunk, summarize)
+    return play_round_robin(config, schedule, progress, notice)
 
 
 def _narrower(plain: list[float] | None, adjusted: list[float] | None) -> str:
@@ -478,6 +351,25 @@ def _no_interval_note(results: dict) -> list[str]:
     ]
 
 
+def pairing_labels(results: dict) -> tuple[list[str], int]:
+    """Each pairing's label (``offensive vs random``) and the width of the name column: 34
+    characters, wider when a name (a checkpoint's path, say) needs it, so that the figures
+    stay in line."""
+    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
+    return labels, max([34, *map(len, labels)])
+
+
+def rating_lines(results: dict) -> list[str]:
+    """The ratings under a table: one line a player, the strongest first, with its 95%
+    interval."""
+    width = max([34, *map(len, results["ratings"])])
+    lines = [f"{'player':<{width}} {'rating':>7} {'95% CI':>17}"]
+    for name, rating in sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"]):
+        low, high = rating["ci95"]
+        lines.append(f"{name:<{width}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
+    return lines
+
+
 def format_table(results: dict) -> str:
     """The round robin as text: one row per pairing, then the ratings.
 
@@ -488,11 +380,10 @@ def format_table(results: dict) -> str:
 
     The name columns are 34 characters wide, wider when a name (a checkpoint's path, say)
     needs it, so that the figures stay in line."""
-    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
-    width = max([34, *map(len, labels)])
-    tapa = results.get("config", {}).get("game", "tapa") == "tapa"
-    # Tabla and Gulbara have no mothers, nor draws; their double win is a mars.
-    kinds = f"{'gammon':>7} {'mother':>7} {'draw':>6}" if tapa else f"{'mars':>7}"
+    labels, width = pairing_labels(results)
+    pins = game(results.get("config", {}).get("game", DEFAULT_GAME)).pins
+    # Only Tapa has pins (and so mothers) and draws; elsewhere the double win is a mars.
+    kinds = f"{'gammon':>7} {'mother':>7} {'draw':>6}" if pins else f"{'mars':>7}"
     header = (
         f"{'pairing':<{width}} {'games':>6} {'ppg':>7} {'95% CI':>17} {'win':>6} "
         f"{'single':>7} {kinds}"
@@ -501,7 +392,7 @@ def format_table(results: dict) -> str:
     for label, p in zip(labels, results["pairings"]):
         rates = p["rates"]
         doubles = f"{rates['gammon_wins']:>7.1%}"
-        if tapa:
+        if pins:
             doubles += f" {rates['mother_wins']:>7.1%} {rates['draws']:>6.1%}"
         lines.append(
             f"{label:<{width}} {p['games']:>6} "
@@ -523,7 +414,7 @@ def format_table(results: dict) -> str:
             )
     lines.append("")
     # Only Tapa's games can end in a draw.
-    rates = "its wins by kind, and draws" if tapa else "its wins by kind"
+    rates = "its wins by kind, and draws" if pins else "its wins by kind"
     lines.append(f"ppg: net points per game of the first player; rates: {rates}.")
     lines += _no_interval_note(results)
     if results["config"].get("variance_reduction"):
@@ -532,10 +423,5 @@ def format_table(results: dict) -> str:
             f"{results['config']['reference']} at 1-ply (the same mean, less noise)."
         )
     lines.append("")
-    names = max([34, *map(len, results["ratings"])])
-    lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
-    ranked = sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"])
-    for name, rating in ranked:
-        low, high = rating["ci95"]
-        lines.append(f"{name:<{names}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
+    lines += rating_lines(results)
     return "\n".join(lines)

@@ -8,12 +8,16 @@ who starts the first game, go with the seat). With duplicate dice (the default) 
 shares one dice stream, so two identical sides win one match each; else each match has its
 own.
 
-Each game of a match is played in the table of its game (:class:`tapa_env.games.Games`, one
+Each game of a match is played in the table of its game (:class:`tapa_env.batch.Games`, one
 per game of the order): a match moves to the next game's table when a game ends, and the
 winner starts it (R11); after a draw, ``draw_starter`` decides, and a throw is a pure
 function of the match's stream too. A side that plays to the score
 (:func:`agents.match.player.plays_to_score`) is handed each turn's outcome weights from the
 match equity table.
+
+A step of each table is the games' arena's step (:mod:`agents.evaluation.arena`: the sides
+choose, the record gets the turns, the turns are played and the games that end are told);
+what is the match's own is what happens between its games.
 """
 
 from __future__ import annotations
@@ -24,12 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tapa_env.games import Games
-from tapa_env.layout import flip
+from tapa_env.batch import Games
 from tapa_env.rules import GAMES, default_rules
 
 from ..errors import MatchError
-from ..evaluation.arena import UNFINISHED, result_kinds, roll
+from ..evaluation.arena import choose_turns, dice_streams, play_turns, record_turns, roll
 from ..evaluation.stats import mean_ci95
 from .equity import MatchEquity
 from .player import plays_to_score
@@ -54,7 +57,7 @@ class MatchResults:
             entry per game played, in match order: its match, its number in the match (0
             the match's first), its game (index into :data:`tapa_env.rules.GAMES`), side
             0's net points, the side that started it, how it ended (index into
-            :data:`agents.evaluation.arena.KINDS`) and its turns.
+            :data:`agents.records.endings.KINDS`) and its turns.
     """
 
     rules: MatchRules
@@ -119,7 +122,7 @@ def play_matches(
         record: called at every step of every game with ``(game, matches, movers,
             positions, dice, afterstates)``: the game's name, each turn's match and side to
             move, its position and roll and the afterstate played (rows in the mover's
-            frame).
+            frame), as :func:`agents.evaluation.arena.record_turns` hands them.
     """
     if matches < 2 or matches % 2:
         raise MatchError(
@@ -137,7 +140,7 @@ def play_matches(
         equity = MatchEquity.measured(rules)
     series = np.arange(matches)
     unit = series // 2
-    stream = first_stream + (unit if duplicate else series)
+    stream = dice_streams(series, duplicate, first_stream)
     mirrored = (series % 2).astype(np.int8)  # the player in seat A: 0, or 1 in the mirror
     score = np.zeros((matches, 2), dtype=np.int64)
     score[mirrored == 0] = first
@@ -171,6 +174,26 @@ def play_matches(
             if dice[0] != dice[1]:
                 return int(mirrored[match]) if dice[0] > dice[1] else 1 - int(mirrored[match])
 
+    def chooser(game: str, owners: np.ndarray) -> Callable:
+        """How the sides choose their turns in ``game``'s table (:func:`choose_turns`),
+        ``owners`` the matches of its active slots: a side that plays to the score is handed
+        each match's outcome weights."""
+
+        def choose(side: int, mine: np.ndarray, turns: tuple) -> np.ndarray:
+            player = sides[side].players[game]
+            if not plays_to_score(player):
+                return player.choose_batch(*turns)
+            ms = owners[mine]
+            weights = equity.outcome_weights(
+                rules.length - score[ms, side],
+                rules.length - score[ms, 1 - side],
+                played[ms],
+                starter[ms] == side,
+            )
+            return player.choose_to_score(*turns, weights)
+
+        return choose
+
     for _ in range(size):
         begin(pending.popleft())
     while any((slots >= 0).any() for slots in slot_match.values()):
@@ -178,50 +201,18 @@ def play_matches(
             active = np.flatnonzero(slot_match[game] >= 0)
             if not active.size:
                 continue
-            table.generate(active)
             owners = slot_match[game][active]
-            mover = table.to_move[active].copy()
-            choices = np.zeros(len(active), dtype=np.int64)
-            for side in (0, 1):
-                mine = np.flatnonzero(mover == side)
-                if not mine.size:
-                    continue
-                which = active[mine]
-                afterstates, offsets = table.turn_afterstates(which)
-                player = sides[side].players[game]
-                args = (table.rows[which], table.dice[which], afterstates, offsets, rng)
-                if plays_to_score(player):
-                    ms = owners[mine]
-                    weights = equity.outcome_weights(
-                        rules.length - score[ms, side],
-                        rules.length - score[ms, 1 - side],
-                        played[ms],
-                        starter[ms] == side,
-                    )
-                    choices[mine] = player.choose_to_score(*args, weights)
-                else:
-                    choices[mine] = player.choose_batch(*args)
+            mover, choices = choose_turns(table, active, rng, chooser(game, owners))
             if record is not None:
-                chosen = table.afterstates[table.offsets[active] + choices]
-                record(
-                    game,
-                    owners.copy(),
-                    mover,
-                    table.rows[active].copy(),
-                    table.dice[active].copy(),
-                    chosen,
-                )
+                record_turns(record, table, active, owners, mover, choices)
             turn[owners] += 1
             next_dice = roll(seed, stream[owners], turn[owners])
-            finished, points = table.play(choices, active, rng, next_dice=next_dice)
-            truncated = ~finished & (table.turns[active] >= max_turns)
-            kinds = np.full(len(active), UNFINISHED, dtype=np.int8)
-            if finished.any():  # rows are flipped to the next mover: flip them back
-                ended = flip(table.rows[active[finished]], game)
-                kinds[finished] = result_kinds(ended, points[finished])
-            for k in np.flatnonzero(finished | truncated):
+            ended, points, kinds = play_turns(
+                table, active, mover, choices, rng, next_dice, max_turns
+            )
+            for k in np.flatnonzero(ended):
                 slot, match = active[k], int(owners[k])
-                side_points = int(points[k]) if mover[k] == 0 else -int(points[k])
+                side_points = int(points[k])
                 games.append(
                     (
                         match,
@@ -252,7 +243,7 @@ def play_matches(
                     finished_matches += 1
                     if pending:
                         begin(pending.popleft())
-            if progress is not None and finished.any():
+            if progress is not None and ended.any():
                 progress(finished_matches)
     columns = np.array(games, dtype=np.int64).reshape(-1, 7)
     columns = columns[np.lexsort((columns[:, 1], columns[:, 0]))]

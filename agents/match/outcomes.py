@@ -52,7 +52,8 @@ def starter_counts(points: np.ndarray, starter: np.ndarray) -> np.ndarray:
 def measure(game: str, games: int, seed: int = 0, batch: int = 1024) -> dict:
     """Self-play ``games`` games of ``game``'s shipped bot; the counts and what made them."""
     from ..bots.loading import load_player
-    from ..evaluation.arena import UNFINISHED, play_games
+    from ..evaluation.arena import play_games
+    from ..records.endings import UNFINISHED
 
     rules = default_rules(game)
     bot = load_player(str(shipped_bot(game)), rules=rules)

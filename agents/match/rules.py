@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tapa_env.games import all_games
 from tapa_env.rules import GAMES
 
 from ..errors import MatchError
@@ -26,9 +27,9 @@ DRAW_STARTERS = ("throw", "same", "other")
 """Who starts the game after a drawn Tapa game (R10), which no source says: ``throw`` (the
 default: both throw one die, as at the match's start, since there is no winner to start),
 ``same`` (the starter of the drawn game again) or ``other`` (the other side)."""
-DRAWN_GAMES = ("tapa",)
-"""The games that can end drawn (R10: both mothers pinned); Tabla and Gulbara always have a
-winner, who scores at least a point."""
+DRAWN_GAMES = tuple(entry.name for entry in all_games() if 0 in entry.outcome_names)
+"""The games that can end drawn, with no points (Tapa, R10: both mothers pinned); Tabla and
+Gulbara always have a winner, who scores at least a point."""
 MAX_POINTS = 2
 """The most a game scores in a match: a double win (a gammon, a mars, a pinned mother); a
 match plays no triple (M2)."""

@@ -10,27 +10,19 @@ its matches, and ``by_game`` gives each game's share.
 
 from __future__ import annotations
 
-import itertools
-import sys
 from collections.abc import Callable
-from dataclasses import asdict, replace
-
-import numpy as np
+from dataclasses import replace
 
 from tapa_env.checks import whole_number
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import GAMES, default_rules
 
 from ..errors import ConfigError
-from ..evaluation.stats import fit_ratings, mean_ci95
-from ..evaluation.tournament import (
-    STREAMS_PER_PAIRING,
-    TournamentConfig,
-    check_config,
-    lost_line,
-    play_chunks,
-)
+from ..evaluation.round_robin import Chunk, Schedule, arena_settings, play_round_robin
+from ..evaluation.stats import mean_ci95
+from ..evaluation.tournament import TournamentConfig, check_config, pairing_labels, rating_lines
+from ..records.tournament import TurnLog, match_records, save_records
 from .arena import MatchResults, play_matches
-from .records import MatchTurnLog, save_match_records
 from .rules import MatchRules
 from .sides import SHIPPED, load_side
 
@@ -38,6 +30,7 @@ DEFAULT_MATCH_PLAYERS = [SHIPPED, f"{SHIPPED}@points", "pubeval+runner+offensive
 """The sides of a match round robin that names none: the shipped bots playing to the score
 and for points, and each game's heuristic bot."""
 CHUNK_PAIRS = 32
+"""Mirrored pairs of matches a worker plays at a time."""
 
 
 def match_rules_of(config: TournamentConfig) -> MatchRules:
@@ -56,7 +49,8 @@ def check_match_config(config: TournamentConfig) -> TournamentConfig:
         )
     if config.variance_reduction:
         raise ConfigError("variance_reduction: not for matches (it adjusts points per game)")
-    if config.game != "tapa" or dict(config.rules) not in ({}, dict(vars(default_rules("tapa")))):
+    defaults = dict(vars(default_rules(DEFAULT_GAME)))
+    if config.game != DEFAULT_GAME or dict(config.rules) not in ({}, defaults):
         raise ConfigError(
             "game and rules: a tabla match plays every game of match_order under its default "
             "rules; leave game and rules out (match_order=[tabla] plays matches of one game)"
@@ -72,56 +66,19 @@ def check_match_config(config: TournamentConfig) -> TournamentConfig:
     return replace(checked, match_length=length, match_order=list(rules.order))
 
 
-def _chunks(config: TournamentConfig) -> list[tuple[int, int, int]]:
-    units = config.games // 2
-    pairings = len(config.players) * (len(config.players) - 1) // 2
-    return [
-        (pairing, first, min(CHUNK_PAIRS, units - first))
-        for pairing in range(pairings)
-        for first in range(0, units, CHUNK_PAIRS)
-    ]
-
-
-def _play_chunk(config: TournamentConfig, pairing: int, first: int, units: int) -> MatchResults:
-    names = list(itertools.combinations(config.players, 2))[pairing]
+def _play_chunk(config: TournamentConfig, chunk: Chunk) -> MatchResults:
+    names = chunk.names
     rules = match_rules_of(config)
     sides = (load_side(names[0], rules), load_side(names[1], rules))
-    log = MatchTurnLog() if config.record_games else None
-    results = play_matches(
-        sides,
-        units * 2,
-        rules,
-        seed=config.seed,
-        duplicate=config.duplicate,
-        batch=config.batch,
-        max_turns=config.max_turns,
-        first_stream=pairing * STREAMS_PER_PAIRING + first * (1 if config.duplicate else 2),
-        record=log,
-    )
+    log = TurnLog() if config.record_games else None
+    results = play_matches(sides, chunk.units * 2, rules, **arena_settings(config, chunk, log))
     if log is not None:
         source = f"evaluate.py match_length={config.match_length} seed={config.seed}"
-        save_match_records(config.record_games, pairing, names, log, results, 2 * first, source)
-    results.unit = results.unit + first
-    results.game_match = results.game_match + 2 * first
+        records = match_records(log, results, names)
+        save_records(config.record_games, chunk.pairing, names, records, chunk.first_series, source)
+    results.unit = results.unit + chunk.first
+    results.game_match = results.game_match + chunk.first_series
     return results
-
-
-def _merge(parts: list[MatchResults]) -> MatchResults:
-    fields = (
-        "score",
-        "start",
-        "unit",
-        "game_match",
-        "game_number",
-        "game",
-        "points",
-        "starter",
-        "kind",
-        "turns",
-    )
-    return MatchResults(
-        parts[0].rules, **{f: np.concatenate([getattr(p, f) for p in parts]) for f in fields}
-    )
 
 
 def summarize_matches(names: tuple[str, str], results: MatchResults) -> dict:
@@ -167,44 +124,14 @@ def match_round_robin(
     each finished chunk; a lost worker's chunks are played again, and ``notice`` (default:
     stderr) gets one line saying so (as in :func:`agents.evaluation.tournament.round_robin`)."""
     config = check_match_config(config)
-    chunks = _chunks(config)
-    names = list(itertools.combinations(config.players, 2))
-
-    def lost(lost_chunks: list, cause: str) -> None:
-        line = lost_line(cause, 2 * sum(chunk[2] for chunk in lost_chunks), "matches")
-        if notice is None:
-            print(line, file=sys.stderr)
-        else:
-            notice(line)
-
-    parts = play_chunks(
-        _play_chunk,
-        config,
-        chunks,
-        2,
-        progress=progress,
-        lost=lost,
-        describe=lambda chunk: (
-            f"{' vs '.join(names[chunk[0]])}, matches {2 * chunk[1] + 1}-"
-            f"{2 * (chunk[1] + chunk[2])}"
-        ),
-    )
-    pairings = []
-    for pairing, names in enumerate(itertools.combinations(config.players, 2)):
-        mine = [part for part, chunk in zip(parts, chunks) if chunk[0] == pairing]
-        pairings.append(summarize_matches(names, _merge(mine)))
-    return {
-        "pairings": pairings,
-        "ratings": fit_ratings(list(config.players), pairings),
-        "config": asdict(config),
-    }
+    schedule = Schedule("matches", 2, CHUNK_PAIRS, _play_chunk, summarize_matches)
+    return play_round_robin(config, schedule, progress, notice)
 
 
 def format_match_table(results: dict) -> str:
     """The match round robin as text: matches won with their interval, then points per game
     in each game, then the ratings (of matches)."""
-    labels = [f"{p['players'][0]} vs {p['players'][1]}" for p in results["pairings"]]
-    width = max([34, *map(len, labels)])
+    labels, width = pairing_labels(results)
     length = results["config"]["match_length"]
     header = (
         f"{'pairing':<{width}} {'matches':>7} {'won':>7} {'95% CI':>15} "
@@ -232,10 +159,6 @@ def format_match_table(results: dict) -> str:
         "won: matches won by the first player, with its 95% interval over mirrored pairs; ppg:",
         "its net points per game, over all games and in each game of the match.",
         "",
+        *rating_lines(results),
     ]
-    names = max([34, *map(len, results["ratings"])])
-    lines.append(f"{'player':<{names}} {'rating':>7} {'95% CI':>17}")
-    for name, rating in sorted(results["ratings"].items(), key=lambda item: -item[1]["rating"]):
-        low, high = rating["ci95"]
-        lines.append(f"{name:<{names}} {rating['rating']:>7.0f} [{low:>7.0f},{high:>7.0f}]")
     return "\n".join(lines)

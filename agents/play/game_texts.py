@@ -10,15 +10,18 @@ from __future__ import annotations
 import re
 
 from tapa_env import Position
+from tapa_env.games import DEFAULT_GAME, all_games
+from tapa_env.games import game as registered
 
+from ..bots.game_bots import GAME_BOTS
 from ..bots.loading import REPOSITORY
 
-TITLES = {"tapa": "Tapa (Plakoto)", "tabla": "Tabla (backgammon)", "gulbara": "Gulbara"}
-"""Each game's name as the terminal gives it."""
+TITLES = {entry.name: entry.full_title for entry in all_games()}
+"""Each game's name as the terminal gives it (the registry's ``full_title``)."""
 
 SHIPPED = "checkpoints/{game}-td.pt"
 """Where each game's shipped bot is, in the repository."""
-STRONGEST_BUILTIN = {"tapa": "defensive", "tabla": "pubeval", "gulbara": "runner"}
+STRONGEST_BUILTIN = {game: bots.strongest for game, bots in GAME_BOTS.items()}
 """Each game's strongest built-in bot (docs/bots.md), the opponent while no bot is shipped."""
 
 
@@ -36,50 +39,9 @@ YOU_MOVE = "You move from your 24 (top right) round to your 1 (bottom right) and
 
 
 def introduction(game: str) -> list[str]:
-    """How the game is played, in a few lines, before the first game."""
-    you_move = YOU_MOVE
-    if game == "tapa":
-        return [
-            you_move,
-            "X moves the other way. A checker that lands on a lone opposing checker pins it.",
-            "Each side's plays are written in its own numbering: X's point p is your 25 - p.",
-        ]
-    if game == "tabla":
-        return [
-            you_move,
-            "X moves the other way. A checker that lands on a lone opposing checker hits it: the",
-            "hit checker goes to the bar and must come back in (bar/22) before its side moves.",
-            "Each side's plays are written in its own numbering: X's point p is your 25 - p.",
-        ]
-    return [
-        you_move,
-        "X runs the same way round, from your 12 to your 1 and then 24 to 13, and bears off from",
-        "your 13-18. A lone checker holds a point and nothing is hit. After the opening's first",
-        "three turns a double climbs: the same side plays every higher double up to 6-6, and",
-        "what it cannot play of them is handed over to the other side (G5, G6).",
-        "Each side's plays are written in its own numbering: X's point p is your p + 12 (p - 12",
-        "above 12).",
-    ]
-
-
-_EXAMPLES = {
-    "tapa": """\
-  24/18 13/8    two checkers: one from 24 to 18, one from 13 to 8
-  24/18/13      one checker with both dice (24/18 18/13 or 24/13 work too)
-  13/8*         the * marks a pin (optional when you type)
-  6/off         bear a checker off;  13/7(2)  two checkers from 13 to 7""",
-    "tabla": """\
-  24/18 13/8    two checkers: one from 24 to 18, one from 13 to 8
-  24/18/13      one checker with both dice (24/18 18/13 or 24/13 work too)
-  13/8*         the * marks a hit (optional when you type)
-  bar/22        a checker enters from the bar with a 3 (25 - 3)
-  6/off         bear a checker off;  13/7(2)  two checkers from 13 to 7""",
-    "gulbara": """\
-  24/18 13/8    two checkers: one from 24 to 18, one from 13 to 8
-  24/18/13      one checker with both dice (24/18 18/13 or 24/13 work too)
-  6/off         bear a checker off;  13/7(2)  two checkers from 13 to 7
-  A climbing double, and numbers handed over, are plays of their own (G5, G6).""",
-}
+    """How the game is played, in a few lines, before the first game (the registry's
+    ``how_to_play``, after how you move)."""
+    return [YOU_MOVE, *registered(game).how_to_play]
 
 
 def help_text(game: str) -> str:
@@ -87,20 +49,19 @@ def help_text(game: str) -> str:
     return f"""\
 Type a play's number from the list, or the play in notation, in your numbering
 (your checkers move from 24 down to 1, then off):
-{_EXAMPLES[game]}
+{registered(game).play_examples}
 Commands: hint (the bot's best plays), list (every play), board (draw it again),
 undo (take back a play before you confirm it), help, quit."""
 
 
-def mirrored(text: str, game: str = "tapa") -> str:
-    """A play's text in the other side's numbering: its point ``p`` is ``25 - p`` (Tapa,
-    Tabla), or in Gulbara, where both run the same way, ``p + 12`` up to 12 and ``p - 12``
-    above."""
+def mirrored(text: str, game: str = DEFAULT_GAME) -> str:
+    """A play's text in the other side's numbering, by the registry's ``opponent_points``:
+    its point ``p`` is ``25 - p`` (Tapa, Tabla), or in Gulbara, where both run the same way,
+    ``p + 12`` up to 12 and ``p - 12`` above."""
+    points = registered(game).opponent_points
 
     def other_point(point: int) -> int:
-        if game == "gulbara":
-            return point + 12 if point <= 12 else point - 12
-        return 25 - point
+        return points[point - 1] if 1 <= point <= len(points) else point
 
     return re.sub(r"(?<![(\d])(\d+)(?![)\d])", lambda m: str(other_point(int(m.group(1)))), text)
 
@@ -110,11 +71,12 @@ def kind_of_win(game: str, points: int, winner_view: Position, winner: str, lose
     random bore off any")``. ``winner_view``: the final position in the winner's frame."""
     if points == 1:
         return "a single win", f"{winner} bore off all 15 first"
-    if game == "tapa" and winner_view.own_off < 15:
+    pins = registered(game).pins  # a double win by a pinned mother, else a gammon
+    if pins and winner_view.own_off < 15:
         mother = "your mother" if loser == "you" else f"{loser}'s mother"
         return "a mother win", f"{mother} is pinned"
     before = f"{winner} bore off all 15 before {loser} bore off any"
-    if game == "tapa":
+    if pins:
         return "a gammon", before
     if points == 3:
         home = "your home" if winner == "you" else f"{winner}'s home"

@@ -15,10 +15,11 @@ from typing import Any, Protocol
 import numpy as np
 
 from tapa_env import NotationError, Play, Position, parse_play
+from tapa_env.games import game as registered
 from tapa_env.notation import OFF, written_counts
 
 from ..bots.players import Player, RandomPlayer, Values
-from ..evaluation.game_record import describe_roll
+from ..records.data import describe_roll
 from .game_texts import help_text
 
 HINTS_SHOWN = 3
@@ -83,15 +84,16 @@ def display_key(play: Play) -> list[tuple[int, ...]]:
 
 def describe_dice(dice: tuple[int, int]) -> str:
     """A roll as the game record writes it, the higher die first: ``6-5``
-    (:func:`agents.evaluation.game_record.describe_roll`)."""
+    (:func:`agents.records.data.describe_roll`)."""
     return describe_roll(dice)
 
 
 def moves_begun(play: Play, counts: tuple[int, ...], position: Position) -> int | None:
     """How many of ``play``'s moves leave the mover's checkers as ``counts`` (the counts a
     typed text writes), when some but not all of them do, in any order; else ``None``."""
-    # Tabla's counts have a 25th, the bar: a checker entering moves from "point 25".
-    own = list(position.own) + ([position.own_bar] if position.game == "tabla" else [])
+    # A game with a bar (Tabla's) counts a 25th, the bar: a checker entering moves from
+    # "point 25".
+    own = list(position.own) + ([position.own_bar] if registered(position.game).bar else [])
     for made in range(1, len(play.moves)):
         for chosen in itertools.combinations(play.moves, made):
             after = list(own)

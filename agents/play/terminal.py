@@ -24,25 +24,28 @@ import numpy as np
 from tapa_env import Play, Position, legal_plays, outcome
 from tapa_env.board_terminal import draw_terminal_board
 from tapa_env.checks import whole_number
+from tapa_env.games import DEFAULT_GAME
+from tapa_env.games import game as registered
 from tapa_env.layout import next_turn
 from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules, default_rules
 
 from ..bots.loading import GAME_BUILTINS, beside_repository, load_player
 from ..bots.players import Player, choose_one
 from ..errors import MatchError, PlayerSpecError
-from ..evaluation.game_record import (
+from ..match.rules import MAX_LENGTH
+from ..records.data import (
     CLIMB,
     HANDED,
+    OPENING_RULE,
     ROLL,
     GameRecord,
     RecordedGame,
     RecordedTurn,
     dice_from,
     ending,
-    format_record,
+    first_position,
 )
-from ..evaluation.record_data import OPENING_RULE, first_position
-from ..match.rules import MAX_LENGTH
+from ..records.writing import format_record
 from ..storage.files import write_bytes_atomically
 from .game_texts import (
     STRONGEST_BUILTIN,
@@ -65,7 +68,7 @@ __all__ = [
     "mirrored",
 ]
 
-DEFAULT_OPPONENT = default_opponent("tapa")  # the shipped bot, at its best
+DEFAULT_OPPONENT = default_opponent(DEFAULT_GAME)  # the shipped bot, at its best
 DEFAULT_RECORD = "games"  # each session's record goes to a new file here
 FIRST = ("roll", "you", "bot")
 
@@ -100,7 +103,7 @@ class PlayConfig:
     record: str | None = DEFAULT_RECORD
     """Where the game record goes (docs/game-records.md): a directory, where each session
     writes a new file named by its date and time, or a file ending in .tapa; null: none."""
-    game: str = "tapa"
+    game: str = DEFAULT_GAME
     """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
     rules: dict = field(default_factory=dict)
     """The game's rule flags (docs/rules.md); a trained bot plays only its own game and rules."""
@@ -127,7 +130,7 @@ def _player(spec: object, setting: str, rules: AnyRules) -> Player:
         if "no such checkpoint" in message:
             strongest = STRONGEST_BUILTIN[rules.game]
             others = ", ".join(name for name in builtins if name != strongest)
-            game = "" if rules.game == "tapa" else f" game={rules.game}"
+            game = "" if rules.game == DEFAULT_GAME else f" game={rules.game}"
             message += (
                 f"; name a built-in bot, {setting}={strongest} (or {others}), or train one "
                 f"with python train.py{game} and pass {setting}=PATH"
@@ -177,8 +180,8 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
         )
     rules = _rules(config)
     if config.match_length is not None:
-        return _check_tabla_match(config, match, seed, show_plays, record, rules)
-    if match and rules.game != "tapa":
+        return _check_match_length(config, match, seed, show_plays, record, rules)
+    if match and rules.game != DEFAULT_GAME:
         raise PlayError(
             f"match: not yet for {rules.game} alone; match= plays Tapa matches, match_length=N "
             "the tabla match of Tabla, Gulbara and Tapa in turn"
@@ -203,7 +206,7 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
     return checked, opponent, hinter, rules
 
 
-def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, record, rules):
+def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, record, rules):
     """:func:`check_config` for a tabla match (``match_length``): ``(config, the bot's match
     side, the hint player's match side, the first game's rules)``."""
     from ..match.player import plays_to_score
@@ -225,14 +228,14 @@ def _check_tabla_match(config: PlayConfig, match: int, seed, show_plays: int, re
             f"match={match} and match_length={length} both set: match= plays Tapa alone, "
             "match_length= a tabla match of Tabla, Gulbara and Tapa in turn; set one"
         )
-    if rules.game != "tapa" or rules != default_rules(rules.game):
+    if rules.game != DEFAULT_GAME or rules != default_rules(rules.game):
         defaults = default_rules(rules.game)
         changed = [
             f"rules.{f.name}={str(getattr(rules, f.name)).lower()}"
             for f in fields(rules)
             if getattr(rules, f.name) != getattr(defaults, f.name)
         ]
-        setting = f"game={rules.game}" if rules.game != "tapa" else changed[0]
+        setting = f"game={rules.game}" if rules.game != DEFAULT_GAME else changed[0]
         raise PlayError(
             f"{setting}: a tabla match (match_length) plays Tabla, Gulbara and Tapa in turn, "
             "each under its default rules; leave out game= and rules.NAME=, which choose a "
@@ -396,9 +399,10 @@ class Session:
             self.say(line)
 
     def draw(self, position: Position) -> None:
-        """``position`` drawn from your side; a Gulbara board with the turns each side has
-        had in this game (:meth:`turns_shown`)."""
-        turns = self.turns_shown(position) if position.game == "gulbara" else None
+        """``position`` drawn from your side; where a side may move again (Gulbara's
+        climbing doubles), with the turns each side has had in this game
+        (:meth:`turns_shown`)."""
+        turns = self.turns_shown(position) if registered(position.game).moves_again else None
         self.say("", draw_terminal_board(position, "you", self.name, turns=turns))
 
     def turns_shown(self, position: Position) -> tuple[int, int]:
@@ -480,7 +484,7 @@ class Session:
 
     def analysis_command(self) -> str:
         """The command that analyses the record (:meth:`save_record` says it)."""
-        game = "" if self.game_name == "tapa" else f"game={self.game_name} "
+        game = "" if self.game_name == DEFAULT_GAME else f"game={self.game_name} "
         return f"python analyze.py {game}record={self.record_to}"
 
     def farewell(self) -> str:
@@ -639,7 +643,7 @@ class Session:
 
     def hint_setting(self) -> str:
         """The setting that gives hints, for a hint player that gives none."""
-        if self.game_name == "tapa":
+        if self.game_name == DEFAULT_GAME:
             return "hint_player=defensive or the path of a trained bot"
         return f"hint_player= the path of a bot trained for {self.game_name}"
 

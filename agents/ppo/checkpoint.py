@@ -22,7 +22,8 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
     counters, the opponents (snapshot and pool), the evaluations and every generator's state.
 ``checksum``
     the SHA-256 digest of all the other fields (:mod:`agents.storage.checksums`), written by
-    :func:`save` and checked by :func:`read`.
+    :func:`save` and checked by :func:`read`; ``python -m agents.storage.upgrade FILE``
+    brings a file written before checksums forward (:mod:`agents.storage.upgrade`).
 
 Reading, checking and writing are every algorithm's (:mod:`agents.runs.checkpoints`); this
 module names the PPO kind (:data:`KIND`) and builds its network and player.
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from tapa_env.checker_moves import MOVE_ACTIONS, move_actions
 from tapa_env.encoding import get_encoding
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import AnyRules
 
 from ..errors import PlayerSpecError
@@ -69,7 +71,8 @@ def describe(
 ) -> dict:
     """The checkpoint fields that describe a policy of ``rules.game`` (everything but
     ``training``); ``counts`` holds ``steps``, ``games`` and ``turns``."""
-    game = {} if rules.game == "tapa" else {"game": rules.game}  # Tapa's files stay as they were
+    # The default game's files stay as they were before there were other games.
+    game = {} if rules.game == DEFAULT_GAME else {"game": rules.game}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -97,7 +100,7 @@ def network_of(content: dict) -> ActorCritic:
     """The actor-critic of a checkpoint, its weights loaded (shapes checked); ``ValueError``
     when its inputs or moves are not those of its game and encoding."""
     shape = content["network"]
-    game = content.get("game", "tapa")
+    game = content.get("game", DEFAULT_GAME)
     inputs, actions = int(shape["inputs"]), int(shape.get("actions", MOVE_ACTIONS))
     wanted = observation_size(get_encoding(content["encoding"], game))
     if inputs != wanted:

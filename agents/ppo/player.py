@@ -17,11 +17,12 @@ import torch
 
 from tapa_env.checker_moves import CheckerMoves
 from tapa_env.encoding import get_encoding
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.movegen import generate_afterstates
 from tapa_env.position import Position
 from tapa_env.rules import DEFAULT_RULES, AnyRules
 
-from ..bots.players import Player
+from ..bots.players import Player, turn_rules
 from .network import ActorCritic, observe
 
 
@@ -85,8 +86,9 @@ class PPOPlayer(Player):
 
     def choose(self, position, dice, rng=None, rules=None):
         """The afterstate (a :class:`Position`) this player plays from ``position`` with
-        ``dice``; ``rules`` defaults to the player's own."""
-        rules = self.rules if rules is None else rules
+        ``dice``; ``rules`` default to the player's own, the game it was trained for (a
+        position of another game is refused in one line: :func:`turn_rules`)."""
+        rules = turn_rules(self, position, rules)
         afterstates, offsets = generate_afterstates(
             position.row[None, :], np.array([dice], dtype=np.int64), rules=rules
         )
@@ -107,7 +109,7 @@ def _sample(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def afterstate_indices(
-    chosen: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray, game: str = "tapa"
+    chosen: np.ndarray, afterstates: np.ndarray, offsets: np.ndarray, game: str = DEFAULT_GAME
 ) -> np.ndarray:
     """``(B,)`` int64: where each row ``chosen[i]`` sits in its turn's slice of
     ``afterstates``; ``ValueError`` when one is not there (a player of other rules).
@@ -126,6 +128,3 @@ def afterstate_indices(
     first = np.full(len(counts), len(afterstates), dtype=np.int64)
     np.minimum.at(first, turn_of[same], np.flatnonzero(same))
     return first - offsets[:-1]
-
-
-# --- Either signature of choose_batch --------------------------------------------------------

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tapa_env.encoding import GAME_ENCODINGS
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import RULES_OF_GAME, AnyRules
 
 from ..errors import PlayerSpecError
@@ -119,17 +120,17 @@ class CheckpointKind:
                 f"{path}: {self.label} format version {brief(content.get('format_version'))}; "
                 f"this version of tapa-rl reads version {self.version}"
             )
-        problem = checksum_problem(content)
+        problem = checksum_problem(content, path)
         if problem is not None:
             raise self.error(f"{path}: {problem}")
         for key in REQUIRED:
             if key not in content:
                 raise self.error(f"{path}: corrupt {self.label}: no {key!r} field")
-        name, game = content["encoding"], content.get("game", "tapa")
+        name, game = content["encoding"], content.get("game", DEFAULT_GAME)
         known_key = isinstance(name, str) and isinstance(game, str)
         encoding = GAME_ENCODINGS.get((game, name)) if known_key else None
         if encoding is None or not is_exactly(content["encoding_version"], encoding.version):
-            mine = game if game in RULES_OF_GAME else "tapa"
+            mine = game if game in RULES_OF_GAME else DEFAULT_GAME
             known = ", ".join(e.version for (g, _), e in GAME_ENCODINGS.items() if g == mine)
             raise self.error(
                 f"{path}: made for encoding {brief(content['encoding_version'])}, which this "
@@ -172,7 +173,7 @@ def names_format(path: Path | str, format_name: str) -> bool:
 def rules_of(content: dict) -> AnyRules:
     """The game and rules a checkpoint's network was trained under (a checkpoint written
     before there were other games has no ``game``: Tapa)."""
-    game = content.get("game", "tapa")
+    game = content.get("game", DEFAULT_GAME)
     if game not in RULES_OF_GAME:
         raise ValueError(f"game {brief(game)} is none of {', '.join(RULES_OF_GAME)}")
     return RULES_OF_GAME[game].from_mapping(dict(content["rules"]))

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from tapa_env.checks import whole_number
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
+from ..bots.game_bots import GAME_BOTS
 from ..errors import ConfigError
 
 # The players load where they are used: the schemas alone (for ``python train.py --help``)
@@ -51,7 +53,7 @@ class RunConfig:
     """Where the minibatch steps run: cpu, cuda or cuda:N (play always runs on the CPU)."""
     threads: int = 1
     """CPU threads for torch and the engine; 1 is usually fastest on a busy 2-core machine."""
-    game: str = "tapa"
+    game: str = DEFAULT_GAME
     """The game played: tapa, tabla or gulbara (the config group game/, with its rules)."""
     rules: dict = field(default_factory=dict)
     """The game's rule flags (tapa_env.Rules, TablaRules, GulbaraRules; configs/game/);
@@ -95,12 +97,9 @@ class TrainResult:
     seconds: float
 
 
-DEFAULT_OPPONENTS = {
-    "tapa": ["offensive", "defensive", "adaptive"],
-    "tabla": ["pubeval", "hitter", "safe"],
-    "gulbara": ["runner", "blocker"],
-}
-"""The evaluation opponents of a run that names none, by game."""
+DEFAULT_OPPONENTS = {game: list(bots.eval_opponents) for game, bots in GAME_BOTS.items()}
+"""The evaluation opponents of a run that names none, by game
+(:data:`agents.bots.game_bots.GAME_BOTS`)."""
 
 
 def eval_opponents(config: RunConfig) -> list[str]:
@@ -176,7 +175,7 @@ def resume_conflicts(saved: dict, now: dict) -> list[str]:
     """The settings that differ between a saved run and ``now`` and would change what it
     learns (all but :data:`RESUMABLE_CHANGES`); each as ``"key: saved, now"``."""
     conflicts = []
-    saved = {"game": "tapa", **saved}  # a run saved before there were other games is Tapa's
+    saved = {"game": DEFAULT_GAME, **saved}  # saved before there were other games: Tapa's
 
     def walk(a: Any, b: Any, prefix: str) -> None:
         if isinstance(a, dict) and isinstance(b, dict):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import numbers
+import shlex
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -45,14 +46,21 @@ def with_checksum(content: Mapping) -> dict:
     return {**body, CHECKSUM: digest(body)}
 
 
-def checksum_problem(content: Mapping) -> str | None:
+UPGRADE_COMMAND = "python -m agents.storage.upgrade"
+"""The command that brings a checkpoint or bot file written before checksums forward: it
+checks the rest of the file and writes a checksummed copy (:mod:`agents.storage.upgrade`)."""
+
+
+def checksum_problem(content: Mapping, path: object = None) -> str | None:
     """Why ``content`` fails its checksum (a message to follow the file's name), or ``None``
-    when its :data:`CHECKSUM` field matches the rest of it."""
+    when its :data:`CHECKSUM` field matches the rest of it. A file without one is told how
+    to bring it forward (:data:`UPGRADE_COMMAND`, with ``path`` when given)."""
     recorded = content.get(CHECKSUM)
     if recorded is None:
         return (
             "has no checksum, so its content cannot be checked (written by an older version "
-            "of tapa-rl, or damaged)"
+            f"of tapa-rl, or damaged); {UPGRADE_COMMAND} {_shell_word(path)} checks the rest of "
+            "it and writes a copy with a checksum"
         )
     body = {key: value for key, value in content.items() if key != CHECKSUM}
     try:
@@ -62,6 +70,11 @@ def checksum_problem(content: Mapping) -> str | None:
     if not matches:
         return "corrupt checkpoint or bot file: its checksum does not match its content"
     return None
+
+
+def _shell_word(path: object) -> str:
+    """``path`` as a shell reads it back (quoted where it must be); ``FILE`` without one."""
+    return "FILE" if path is None else shlex.quote(str(path))
 
 
 def non_finite(weights: Mapping) -> str | None:

@@ -124,10 +124,11 @@ def publish(temporary: Path, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def check_trained_rules(path: Path, trained: Rules, rules: Rules) -> None:
+def check_trained_rules(path: Path, trained: Rules, rules: Rules | None) -> None:
     """Raise :class:`PlayerSpecError` when a bot trained under ``trained`` would play under
-    other ``rules``: it would misjudge the positions where they differ."""
-    if trained == rules:
+    other ``rules``: it would misjudge the positions where they differ. ``None`` asks for
+    none in particular: the bot plays the game and rules it was trained under."""
+    if rules is None or trained == rules:
         return
     if trained.game != rules.game:
         raise PlayerSpecError(

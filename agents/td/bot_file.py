@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from tapa_env.encoding import GAME_ENCODINGS, get_encoding
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES
@@ -42,6 +44,7 @@ from ..storage.files import (
 )
 from .dense_evaluator import DenseEvaluator
 from .evaluator import ACTIVATIONS, Evaluator
+from .evaluators import evaluator
 
 FORMAT = "tapa-rl/bot"
 FORMAT_VERSION = 1
@@ -81,7 +84,7 @@ def describe(
     """
     coding = get_encoding(encoding, rules.game)
     hidden = [int(width) for width in hidden]
-    game = {} if rules.game == "tapa" else {"game": rules.game}
+    game = {} if rules.game == DEFAULT_GAME else {"game": rules.game}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -118,11 +121,17 @@ def write(path: Path, metadata: dict, layers: list[tuple[np.ndarray, np.ndarray]
         weight_name, bias_name = weight_names(index)
         weights[weight_name] = np.ascontiguousarray(weight, dtype=FLOAT)
         weights[bias_name] = np.ascontiguousarray(bias, dtype=FLOAT)
+    write_atomically(path, archive_writer(metadata, weights))
+
+
+def archive_writer(metadata: dict, weights: dict[str, np.ndarray]) -> Callable[[BinaryIO], None]:
+    """What writes a bot file of ``metadata`` and the arrays ``weights`` (by entry name) into
+    a binary file: the metadata as JSON text with its ``checksum`` (:func:`content_checksum`)."""
     # The metadata as a reader will see it (JSON turns tuples into lists), then its checksum.
     body = json.loads(json.dumps({k: v for k, v in metadata.items() if k != CHECKSUM}))
     text = json.dumps({**body, CHECKSUM: content_checksum(body, weights)}, indent=1, sort_keys=True)
     arrays = {METADATA: np.frombuffer(text.encode("utf-8"), dtype=np.uint8), **weights}
-    write_atomically(path, lambda file: np.savez(file, **arrays))
+    return lambda file: np.savez(file, **arrays)
 
 
 def content_checksum(metadata: dict, arrays: dict[str, np.ndarray]) -> str:
@@ -180,7 +189,7 @@ class BotFile:
     @property
     def game(self) -> str:
         """The game the network plays: ``tapa``, ``tabla`` or ``gulbara``."""
-        return self.metadata.get("game", "tapa")
+        return self.metadata.get("game", DEFAULT_GAME)
 
     @property
     def rules(self) -> AnyRules:
@@ -189,15 +198,10 @@ class BotFile:
 
     def evaluator(self, threads: int = 1) -> Evaluator | DenseEvaluator:
         """The numpy evaluator of these weights: afterstate rows in, outcome probabilities out
-        (Tapa's folds the first layer into tables; the other games' encode and multiply)."""
-        network = self.metadata["network"]
-        if self.game != "tapa":
-            return DenseEvaluator(
-                self.metadata["encoding"], network["activation"], self.layers, game=self.game
-            )
-        return Evaluator(
-            self.metadata["encoding"], network["activation"], self.layers, threads=threads
-        )
+        (the one its game's encodings fold into, :func:`agents.td.evaluators.evaluator`)."""
+        activation = self.metadata["network"]["activation"]
+        encoding = self.metadata["encoding"]
+        return evaluator(self.game, encoding, activation, self.layers, threads=threads)
 
 
 def read(path: Path) -> BotFile:
@@ -209,6 +213,40 @@ def read(path: Path) -> BotFile:
     and weights that do not fit the recorded network shape or are not all finite.
     """
     path = Path(path)
+    metadata, arrays = _archive(path)
+    weights = {name: array for name, array in arrays.items() if name != METADATA}
+    body = {key: value for key, value in metadata.items() if key != CHECKSUM}
+    problem = checksum_problem(
+        {"metadata": body, "arrays": weights, CHECKSUM: metadata.get(CHECKSUM)}, path
+    )  # as content_checksum computes it
+    if problem is not None:
+        raise BotFileError(f"{path}: {problem}")
+    _check_metadata(path, metadata)
+    return BotFile(body, _layers(path, metadata, arrays))
+
+
+def unchecksummed(path: Path) -> tuple[str, Callable[[BinaryIO], None] | None]:
+    """The game of the bot file at ``path`` and, for a file written before checksums, what
+    writes its copy with a checksum (the same metadata and arrays); ``None`` for a file
+    whose checksum is there and matches.
+
+    Everything but the checksum is checked as :func:`read` checks it, so that only a file
+    that would play is brought forward; :class:`BotFileError` names the problem otherwise
+    (a checksum that does not match among them: such a file is damaged, not old).
+    """
+    path = Path(path)
+    metadata, arrays = _archive(path)
+    if metadata.get(CHECKSUM) is not None:
+        return read(path).game, None
+    _check_metadata(path, metadata)
+    _layers(path, metadata, arrays)
+    weights = {name: array for name, array in arrays.items() if name != METADATA}
+    return metadata.get("game", DEFAULT_GAME), archive_writer(metadata, weights)
+
+
+def _archive(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
+    """The metadata (its format and version checked) and every array of the bot file at
+    ``path``; :class:`BotFileError` for a file that is none."""
     check_regular_file(path, BotFileError)
     try:
         head = read_head(path)
@@ -240,15 +278,7 @@ def read(path: Path) -> BotFile:
         raise BotFileError(f"{path}: is not a tapa-rl bot file (no {METADATA!r} entry)")
     metadata = _metadata(path, arrays[METADATA])
     _check_format(path, metadata)
-    weights = {name: array for name, array in arrays.items() if name != METADATA}
-    body = {key: value for key, value in metadata.items() if key != CHECKSUM}
-    problem = checksum_problem(
-        {"metadata": body, "arrays": weights, CHECKSUM: metadata.get(CHECKSUM)}
-    )  # as content_checksum computes it
-    if problem is not None:
-        raise BotFileError(f"{path}: {problem}")
-    _check_metadata(path, metadata)
-    return BotFile(body, _layers(path, metadata, arrays))
+    return metadata, arrays
 
 
 def _metadata(path: Path, array: np.ndarray) -> dict:
@@ -284,7 +314,7 @@ def _check_metadata(path: Path, metadata: dict) -> None:
     for key in ("encoding", "encoding_version", "rules", "network"):
         if key not in metadata:
             raise BotFileError(f"{path}: corrupt bot file: no {key!r} in its metadata")
-    game = metadata.get("game", "tapa")
+    game = metadata.get("game", DEFAULT_GAME)
     if game not in GAMES:
         raise BotFileError(
             f"{path}: a bot for the game {brief(game)}, which this version of tapa-rl does not "

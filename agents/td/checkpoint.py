@@ -21,7 +21,9 @@ A checkpoint is a ``torch.save`` file of plain containers and tensors only (read
 ``checksum``
     the SHA-256 digest of all the other fields (:mod:`agents.storage.checksums`), written by
     :func:`save` and checked by :func:`read`: torch's reader does not check the archive's
-    CRCs, so a damaged file would otherwise load with changed weights.
+    CRCs, so a damaged file would otherwise load with changed weights. A file written
+    before checksums is refused; ``python -m agents.storage.upgrade FILE`` checks the rest
+    of it and writes a copy with its checksum (:mod:`agents.storage.upgrade`).
 
 Reading, checking and writing are every algorithm's (:mod:`agents.runs.checkpoints`); this
 module names the TD kind (:data:`KIND`) and builds its network.
@@ -32,6 +34,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tapa_env.encoding import get_encoding
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import Rules
 
 from ..bots.equity import OUTCOMES
@@ -67,7 +70,8 @@ def describe(network: TDNetwork, rules: Rules, games: int, turns: int, config: d
     """The checkpoint fields that describe a network (everything but ``training``)."""
     shape = network.shape
     encoding = get_encoding(shape.encoding, shape.game)
-    game = {} if shape.game == "tapa" else {"game": shape.game}  # Tapa's files stay as they were
+    # The default game's files stay as they were before there were other games.
+    game = {} if shape.game == DEFAULT_GAME else {"game": shape.game}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -102,7 +106,7 @@ def shape_of(content: dict) -> NetworkShape:
         encoding=content["encoding"],
         hidden=tuple(int(h) for h in network["hidden"]),
         activation=network["activation"],
-        game=content.get("game", "tapa"),
+        game=content.get("game", DEFAULT_GAME),
     )
 
 

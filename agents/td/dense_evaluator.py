@@ -1,13 +1,15 @@
-"""A TD network's outcome chances for Tabla and Gulbara positions, numpy and numba only.
+"""A TD network's outcome chances for the games whose encodings fold over point tables
+(``FIRST_LAYER = "points"``: Tabla and Gulbara), numpy and numba only.
 
-Tapa's :class:`agents.td.evaluator.Evaluator` folds the first layer into per-point tables of
-Tapa's encodings. The other games' networks take their own encodings
-(:mod:`tapa_env.encoding_tabla_gulbara`), folded the same way where they allow it: their
-first 192 features are each point's checkers of each side as truncated unary units, so what
-``n`` checkers of a side on point ``p`` add to the first layer is one precomputed row of a
-table (:func:`point_tables`), and a row's first layer is its bias, one table row per occupied
-point, and the weighted rows of its few other features (the bars, borne-off counts, pips,
-shots, the climb), computed per row by the encoding's own code. The encoded array is never
+:class:`agents.td.evaluator.Evaluator` folds the first layer into per-point tables of
+checkers and pins (``"pins"``: Tapa's encodings). The other games' networks take their own
+encodings (``tapa_env/games/<game>/encoding.py``), folded the same way where they allow it:
+their first 192 features are each point's checkers of each side as truncated unary units, so
+what ``n`` checkers of a side on point ``p`` add to the first layer is one precomputed row of
+a table (:func:`point_tables`), and a row's first layer is its bias, one table row per
+occupied point, and the weighted rows of its few other features (the bars, borne-off counts,
+pips, shots, the climb), computed per row by the game's own ``row_features`` hook
+(:func:`tapa_env.games.folding.row_features`, by the game's code). The encoded array is never
 written; the hidden units are activated and, for one hidden layer, multiplied by the output
 layer and turned into probabilities in the same compiled pass. The interface is Tapa's:
 :meth:`probabilities` and :meth:`equities`; the result equals ``network(encode(rows))`` up to
@@ -20,16 +22,16 @@ import numba as nb
 import numpy as np
 
 from tapa_env.encoding import COUNT_UNITS, UNITS, get_encoding
-from tapa_env.encoding_tabla_gulbara import gulbara_features, tabla_features
+from tapa_env.games import game as registered
+from tapa_env.games.folding import first_layer, row_features
 from tapa_env.layout import CHECKERS, OPP, OWN, POINTS, as_rows
 from tapa_env.position import check_rows
 
 from ..bots.equity import OUTCOMES, equity
 from .evaluator import ACTIVATIONS, dense_layers
 
-_GAME_CODES = {"tabla": 0, "gulbara": 1}
 POINT_FEATURES = 2 * POINTS * UNITS
-"""The point units at the start of every Tabla and Gulbara encoding (192)."""
+"""The point units at the start of every encoding folded over point tables (192)."""
 
 
 def point_tables(first: np.ndarray) -> np.ndarray:
@@ -42,8 +44,9 @@ def point_tables(first: np.ndarray) -> np.ndarray:
 
 @nb.njit(cache=True, nogil=True, fastmath=True)
 def _hidden_row(rows, i, game, expert, size, tables, weights, bias, activation, features, hidden):
-    """The activated first hidden layer of ``rows[i]`` into ``hidden`` (``weights`` ``(size,
-    H)``, the transposed first layer; ``activation`` 0 sigmoid, 1 tanh, 2 relu)."""
+    """The activated first hidden layer of ``rows[i]`` into ``hidden`` (``game``: the game's
+    code; ``weights`` ``(size, H)``, the transposed first layer; ``activation`` 0 sigmoid,
+    1 tanh, 2 relu)."""
     width = bias.shape[0]
     for k in range(width):
         hidden[k] = bias[k]
@@ -60,10 +63,7 @@ def _hidden_row(rows, i, game, expert, size, tables, weights, bias, activation, 
         if opp:
             for k in range(width):
                 hidden[k] += tables[1, p, opp, k]
-    if game == 0:
-        tabla_features(rows, i, features, 0, own_total, opp_total, expert)
-    else:
-        gulbara_features(rows, i, features, 0, own_total, opp_total, expert)
+    row_features(game, rows, i, features, 0, own_total, opp_total, expert)
     for j in range(POINT_FEATURES, size):
         value = features[0, j]
         if value != 0.0:
@@ -122,7 +122,8 @@ class DenseEvaluator:
         activation: the hidden layers' activation, one of :data:`ACTIVATIONS`.
         layers: ``[(weight, bias), ...]`` from the input to the output layer, as in
             ``torch.nn.Linear``; the last layer has one output per outcome.
-        game: ``"tabla"`` or ``"gulbara"``.
+        game: the name of a game whose encodings fold over point tables
+            (:func:`tapa_env.games.folding.first_layer` ``"points"``).
 
     The weights are copied: an evaluator is a snapshot.
     """
@@ -135,6 +136,11 @@ class DenseEvaluator:
         game: str,
     ) -> None:
         self.encoding = get_encoding(encoding, game)
+        if first_layer(game) != "points":
+            raise ValueError(
+                f"{game}'s encodings fold by {first_layer(game)}, not over point tables: "
+                "value them with agents.td.evaluators.evaluator"
+            )
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; choose one of {ACTIVATIONS}")
         if len(layers) < 2:
@@ -173,7 +179,7 @@ class DenseEvaluator:
         rows = check_rows(rows, self.game) if check else as_rows(rows)
         arguments = (
             rows,
-            _GAME_CODES[self.game],
+            registered(self.game).code,
             self.encoding.name == "expert",
             self.encoding.size,
             self._tables,

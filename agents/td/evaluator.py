@@ -5,6 +5,10 @@ of afterstates (``(M, ROW_WIDTH)`` int8 rows, :mod:`tapa_env.layout`, each in th
 the side that just moved) in one call and returns their outcome probabilities
 (:mod:`agents.bots.equity`).
 
+It serves the encodings that fold by pins (``FIRST_LAYER = "pins"``,
+:mod:`tapa_env.games.folding`: Tapa's); :mod:`agents.td.dense_evaluator` serves those that
+fold over point tables, and :func:`agents.td.evaluators.evaluator` picks by the game.
+
 The first layer never sees the encoded features. Every raw feature belongs to one point and
 one side (its checkers as truncated unary units, a pin there), or is a count that adds up
 over points (borne-off checkers, checkers on the start point). So the first layer's
@@ -17,7 +21,7 @@ features are computed per row; those of a position's first afterstate go into th
 position's sum, and each other afterstate adds only the features in which it differs
 (most do not change within a turn). They are read from bit masks of the points (occupied,
 lone, made, pinned), built once for the position and changed only at the points a play
-changed (:func:`tapa_env.encoding.point_masks`).
+changed (``point_masks`` of the encodings folded by pins, :mod:`tapa_env.games.folding`).
 
 An afterstate's sum is its position's plus a short list of table rows, each with a sign or
 a weight: a point that gained or lost a checker, a pin made or lifted, an expert feature
@@ -38,25 +42,25 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from tapa_env.encoding import (
-    COUNT_UNITS,
-    EXPERT_FEATURES,
-    MOTHER,
-    OFF,
-    PINS,
-    POINT_MASKS,
-    RAW_SIZE,
-    UNITS,
-    features_of_masks,
-    get_encoding,
-    move_own,
-    move_pin,
-    point_masks,
-)
+from tapa_env.encoding import COUNT_UNITS, UNITS, get_encoding
+from tapa_env.games.folding import PINS_ENCODING, PINS_GAME
 from tapa_env.layout import CHECKERS, OPP, OWN, PIN, POINTS, ROW_WIDTH, as_rows
 from tapa_env.position import check_rows
 
 from ..bots.equity import OUTCOMES, equity
+
+# The layout and the point masks of the encodings folded by pins (tapa_env.games.folding),
+# as globals: numba compiles them in as constants and static calls.
+EXPERT_FEATURES = PINS_ENCODING.EXPERT_FEATURES
+MOTHER = PINS_ENCODING.MOTHER
+OFF = PINS_ENCODING.OFF
+PINS = PINS_ENCODING.PINS
+POINT_MASKS = PINS_ENCODING.POINT_MASKS
+RAW_SIZE = PINS_ENCODING.RAW_SIZE
+features_of_masks = PINS_ENCODING.features_of_masks
+move_own = PINS_ENCODING.move_own
+move_pin = PINS_ENCODING.move_pin
+point_masks = PINS_ENCODING.point_masks
 
 ACTIVATIONS = ("sigmoid", "tanh", "relu")
 
@@ -448,7 +452,8 @@ def _add_terms(accumulator, base, table, index, scale, start, stop):
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
 def _afterstate_features(rows, i, positions, g, position_masks, masks, changed, ends, features):
     """The expert features of afterstate ``rows[i]``, from the point masks of its position
-    (:func:`tapa_env.encoding.point_masks`) changed at the points :func:`_changes` listed."""
+    (``point_masks``, :mod:`tapa_env.games.folding`) changed at the points :func:`_changes`
+    listed."""
     changes, pin_changes = ends
     for k in range(POINT_MASKS):
         masks[k] = position_masks[k]
@@ -579,7 +584,7 @@ class Evaluator:
         layers: list[tuple[np.ndarray, np.ndarray]],
         threads: int = 1,
     ) -> None:
-        self.encoding = get_encoding(encoding)
+        self.encoding = get_encoding(encoding, PINS_GAME)
         if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}; choose one of {ACTIVATIONS}")
         if len(layers) < 2:

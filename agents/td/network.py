@@ -16,10 +16,12 @@ import torch
 from torch import nn
 
 from tapa_env.encoding import get_encoding
+from tapa_env.games import DEFAULT_GAME
 
 from ..bots.equity import OUTCOMES
 from .dense_evaluator import DenseEvaluator
 from .evaluator import ACTIVATIONS, Evaluator
+from .evaluators import evaluator
 
 INITS = ("torch", "xavier", "small")
 
@@ -39,7 +41,7 @@ class NetworkShape:
     encoding: str = "raw"
     hidden: tuple[int, ...] = (80,)
     activation: str = "sigmoid"
-    game: str = "tapa"
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         get_encoding(self.encoding, self.game)
@@ -94,17 +96,14 @@ class TDNetwork(nn.Module):
         return torch.softmax(self.forward(features), dim=-1)
 
     def evaluator(self, threads: int = 1) -> Evaluator | DenseEvaluator:
-        """A numpy evaluator of the current weights (rebuild it after every update): Tapa's
-        folds the first layer into tables; the other games' encode and multiply."""
+        """A numpy evaluator of the current weights (rebuild it after every update), the one
+        its game's encodings fold into (:func:`agents.td.evaluators.evaluator`)."""
         layers = [
             (layer.weight.detach().cpu().numpy(), layer.bias.detach().cpu().numpy())
             for layer in self.layers
         ]
-        if self.shape.game != "tapa":
-            return DenseEvaluator(
-                self.shape.encoding, self.shape.activation, layers, game=self.shape.game
-            )
-        return Evaluator(self.shape.encoding, self.shape.activation, layers, threads=threads)
+        shape = self.shape
+        return evaluator(shape.game, shape.encoding, shape.activation, layers, threads=threads)
 
 
 def initialize(network: TDNetwork, init: str) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from tapa_env.checks import whole_number
+from tapa_env.games import game_of
 from tapa_env.results import outcomes
 from tapa_env.rules import DEFAULT_RULES, Rules
 
@@ -58,8 +59,8 @@ class TDPlayer(Player):
         self.candidates = whole_number(candidates, "candidates", 1)
         self.replies = whole_number(replies, "replies", 1)
         self.rules = rules
-        # Tapa and Tabla bear off alike (docs/rules.md); Gulbara's race is another.
-        self.bearoff = bearoff and rules.game in ("tapa", "tabla")
+        # The bear-off database knows the races of the games that bear off alike (Tapa's, Tabla's).
+        self.bearoff = bearoff and game_of(rules).race_database
 
     def equities(
         self,

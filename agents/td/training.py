@@ -24,15 +24,16 @@ import gymnasium as gym
 import numpy as np
 import torch
 
-import tapa_env  # noqa: F401  (registers Tapa-v0)
+import tapa_env  # noqa: F401  (registers each game's env)
 from tapa_env.encoding import get_encoding
+from tapa_env.games import game as registered
 from tapa_env.layout import NEXT
 
 from ..bearoff.database import race_afterstates, race_probabilities_after
 from ..bots.equity import OUTCOME_POINTS, equity, one_hot_outcomes
 from ..bots.players import best_in_each_turn
 from ..errors import ConfigError
-from ..evaluation.arena import KINDS, UNFINISHED, result_kinds
+from ..records.endings import KINDS, UNFINISHED, result_kinds
 from ..runs.evaluations import Evaluations
 from ..runs.logs import Logger, log_start, start_logging
 from ..runs.ranks import Ranks
@@ -232,7 +233,7 @@ class SelfPlayRun(Run):
             self.dice_seed = int(streams.generate_state(1)[0])
             self.rng = np.random.default_rng([config.seed, ranks.rank, 1])
         self.env = gym.make_vec(
-            "Tapa-v0",
+            registered(self.rules.game).env_id,
             num_envs=config.parallel_games,
             encoding=agent.encoding,
             max_turns=config.max_turns,
@@ -436,7 +437,7 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
             values = evaluator.probabilities(
                 afterstates.rows, afterstates.positions, afterstates.offsets, check=False
             )
-            if learner.bearoff and run.game == "tapa":
+            if learner.bearoff and registered(run.game).race_database:
                 exact_races(afterstates.rows, values, afterstates.positions, afterstates.offsets)
             choices = choose(values, afterstates.offsets, learner.exploration, run.rng)
 
@@ -455,8 +456,8 @@ def train(config: TDConfig, run_dir: Path, logger: Logger | None = None) -> Trai
                 rows, predicted, offsets = run.trajectories.take(ended)
                 last = offsets[1:] - 1
                 finals = final_targets(points[ended], terminated[ended], predicted[last])
-                # In Gulbara a side may move again: a climbing double's afterstate says so.
-                same_side = rows[:, NEXT] == 1 if run.game == "gulbara" else None
+                # Where a side may move again (Gulbara's climbing doubles), the afterstate says so.
+                same_side = rows[:, NEXT] == 1 if registered(run.game).moves_again else None
                 targets = lambda_returns(predicted, finals, offsets, learner.td_lambda, same_side)
                 run.pool.add(rows, targets)
                 kinds = result_kinds(rows[last], points[ended])

@@ -5,8 +5,8 @@
 
 ``tests/scripts/export_web_vectors.py`` writes these beside Tapa's (``tests/test_web_rules.py``
 runs both). Every answer comes from the Python engine (``tapa_env``); the JavaScript of
-``web/js/*_tabla_gulbara.js`` must give the same. Each line names its ``game``. Files written
-into ``OUT_DIR``:
+``web/js/games/`` (through ``web/js/core/``) must give the same. Each line names its ``game``.
+Files written into ``OUT_DIR``:
 
 ``games-rule-sets.json``
     each game's combinations of its rule flags (``TablaRules``, ``GulbaraRules``), ``{game:
@@ -37,8 +37,6 @@ into ``OUT_DIR``:
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import itertools
 import json
 import sys
@@ -47,31 +45,38 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from export_web_shared import (  # noqa: E402
+    BOTH_ORDERS,
+    ROLLS,
+    checker_move_turns,
+    command_line,
+    digest,
+    parse_case,
+    respelled,
+    sample,
+    summary_of,
+    turn_bytes,
+    write_jsonl,
+)
 
 from agents import load_player  # noqa: E402
 from tapa_env import (  # noqa: E402
     GulbaraRules,
-    NotationError,
     Position,
     TablaRules,
     generate_afterstates,
     legal_plays,
-    parse_play,
 )
-from tapa_env.checker_moves import CheckerMoves, action_move  # noqa: E402
+from tapa_env.batch import Games  # noqa: E402
 from tapa_env.encoding import get_encoding  # noqa: E402
-from tapa_env.games import Games  # noqa: E402
-from tapa_env.layout import CLIMB, climb_dice, flip  # noqa: E402
+from tapa_env.games.gulbara.rows import unreached_problem  # noqa: E402
+from tapa_env.layout import CLIMB, flip  # noqa: E402
 from tapa_env.results import outcomes  # noqa: E402
-from tapa_env.rows_tabla_gulbara import unreached_problem  # noqa: E402
 from tapa_env.selfplay import random_self_play  # noqa: E402
 
 GAMES = ("tabla", "gulbara")
-ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-BOTH_ORDERS = ROLLS + [(b, a) for a, b in ROLLS if a != b]
 RULE_SETS = {
     "tabla": [TablaRules(*flags) for flags in itertools.product([False, True], repeat=2)],
     "gulbara": [
@@ -88,20 +93,6 @@ BAD_TEXTS = [
     "24/18(7)", "13/bar", "24/1", "6/off", "13/7(2)", "24/23", "3/off", "8/2(0)", "24//18",
     "bar/22*", "24/18*/13", "13/-1", "13/ off", "24/18 , 13/8",
 ]  # fmt: skip
-
-
-def digest(rows: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int8).tobytes()).hexdigest()
-
-
-def sample(rows: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
-    """Up to ``count`` distinct rows of ``rows``, drawn at random, in the order of ``rows``."""
-    picked: dict[bytes, int] = {}
-    for index in rng.permutation(len(rows)):
-        picked.setdefault(rows[index].tobytes(), int(index))
-        if len(picked) == count:
-            break
-    return rows[np.sort(np.fromiter(picked.values(), dtype=np.int64, count=len(picked)))]
 
 
 def heuristic_games(names, games: int, seed: int, rules) -> np.ndarray:
@@ -205,16 +196,10 @@ def variant_positions(pool: list[Position], rules, count: int, seed: int) -> lis
     variant = generate_afterstates(rows, dice, rules=rules, check=False)
     plain = generate_afterstates(rows, dice, rules=default, check=False)
     differs = [
-        int(owner[i])
-        for i in range(len(rows))
-        if _turn_bytes(*variant, i) != _turn_bytes(*plain, i)
+        int(owner[i]) for i in range(len(rows)) if turn_bytes(*variant, i) != turn_bytes(*plain, i)
     ]
     chosen += [pool[i] for i in list(dict.fromkeys(differs))[:count]]
     return chosen
-
-
-def _turn_bytes(afterstates: np.ndarray, offsets: np.ndarray, index: int) -> bytes:
-    return afterstates[offsets[index] : offsets[index + 1]].tobytes()
 
 
 def example_positions(game: str) -> list[Position]:
@@ -238,34 +223,6 @@ def example_positions(game: str) -> list[Position]:
     return [Position.from_key(key) for key in keys[game]]
 
 
-def respelled(text: str, rng: np.random.Generator) -> str:
-    """The same play written another way: chains split, case and spaces changed (stars kept,
-    since in Tabla they tell two plays apart)."""
-    if text == "pass":
-        return str(rng.choice(["PASS", " pass ", "Pass"]))
-    words = []
-    for word in text.split():
-        path, _, count = word.partition("(")
-        repeat = int(count.rstrip(")")) if count else 1
-        points = path.split("/")
-        for _ in range(repeat):
-            if rng.random() < 0.5 or "*" in path:
-                words += [f"{a}/{b}" for a, b in itertools.pairwise(points)]
-            else:
-                words.append(f"{points[0]}/{points[-1]}")
-    rng.shuffle(words)
-    return str(rng.choice([" ", "  ", ", "])).join(words).replace("off", "OFF")
-
-
-def parse_case(position: Position, dice, rules, text: str) -> dict:
-    try:
-        found, error = parse_play(text, position, dice, rules=rules).key, None
-    except NotationError as raised:
-        found, error = None, str(raised)
-    return {"game": rules.game, "key": position.key, "dice": list(dice), "rules": asdict(rules),
-            "text": text, "afterstate": found, "error": error}  # fmt: skip
-
-
 def notation_lines(turns, rng) -> tuple[list, list, int]:
     """games-plays.jsonl and games-parse.jsonl lines; and how many turns the Python notation
     could not write (none expected)."""
@@ -283,43 +240,10 @@ def notation_lines(turns, rng) -> tuple[list, list, int]:
         if rng.random() < 0.25:
             picked = rng.choice(len(plays), size=min(2, len(plays)), replace=False)
             some = [plays[i] for i in picked]
-            texts = [p.text for p in some] + [respelled(p.text, rng) for p in some]
+            texts = [p.text for p in some] + [respelled(p.text, rng, keep_stars=True) for p in some]
             texts += [str(t) for t in rng.choice(BAD_TEXTS, size=2, replace=False)]
             parse_out += [parse_case(position, dice, rules, text) for text in texts]
     return plays_out, parse_out, failed
-
-
-def checker_move_turns(positions: list[Position], rules, seed: int) -> list[dict]:
-    """Each position's turn with a random roll (its climb's double), one random legal checker
-    move at a time, with the legal moves at every step."""
-    rng = np.random.default_rng(seed)
-    count = len(positions)
-    rows = np.stack([p.row for p in positions])
-    dice = climb_dice(rows, rng.integers(1, 7, size=(count, 2), dtype=np.int64), rules.game)
-    moves = CheckerMoves(count, rules)
-    moves.begin(rows, dice, np.arange(count))
-    lines = [
-        {"game": rules.game, "key": p.key, "dice": [int(a), int(b)], "rules": asdict(rules),
-         "steps": [], "pass": Position._trusted(moves.rows[g], rules.game).key}
-        for g, (p, (a, b)) in enumerate(zip(positions, dice))
-    ]  # fmt: skip
-    live = np.flatnonzero(moves.needed > 0)
-    while live.size:
-        actions = np.empty(live.size, dtype=np.int64)
-        legal_lists = []
-        for k, game in enumerate(live):
-            legal = np.flatnonzero(moves.masks[game])
-            legal_lists.append([list(action_move(a)) for a in legal])
-            actions[k] = legal[rng.integers(len(legal))]
-        done = moves.play(actions, live)
-        for k, game in enumerate(live):
-            lines[game]["steps"].append(
-                {"legal": legal_lists[k], "move": list(action_move(actions[k])),
-                 "after": Position._trusted(moves.rows[game], rules.game).key,
-                 "done": bool(done[k])}
-            )  # fmt: skip
-        live = live[~done]
-    return lines
 
 
 def bad_positions(positions: list[Position]) -> list[dict]:
@@ -387,12 +311,6 @@ def readable(row: np.ndarray, game: str) -> bool:
     """Whether ``Position.from_key`` reads the key of ``row`` back: every afterstate's, but not
     a Gulbara climbing afterstate's seen by the other side (docs/formats.md, "Gulbara")."""
     return game != "gulbara" or unreached_problem(row) is None
-
-
-def write_jsonl(path: Path, lines: list[dict]) -> None:
-    with path.open("w") as out:
-        for line in lines:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
 def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) -> dict:
@@ -482,35 +400,22 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
     (out / "games-rule-sets.json").write_text(
         json.dumps({game: [asdict(r) for r in RULE_SETS[game]] for game in GAMES})
     )
-    rolls = [roll for line in turns.lines for roll in line["rolls"]]
-    summary = {
-        "positions": len(turns.lines),
-        "turns": len(rolls),
-        "afterstates": sum(roll["count"] for roll in rolls),
-        "afterstates_by_key": sum(roll["count"] for roll in rolls if "keys" in roll),
-        "outcome_positions": len(outcome_lines),
-        "notation_turns": len(plays),
-        "notation_failed": failed,
-        "parse_cases": len(parses),
-        "encoded": sum(len(keys) for keys in encoded_keys.values()),
-        "checker_move_turns": len(move_lines),
-        "bad_positions": len(broken),
-    }
+    summary = summary_of(
+        turns.lines,
+        outcome_positions=len(outcome_lines),
+        notation_turns=len(plays),
+        notation_failed=failed,
+        parse_cases=len(parses),
+        encoded=sum(len(keys) for keys in encoded_keys.values()),
+        checker_move_turns=len(move_lines),
+        bad_positions=len(broken),
+    )
     (out / "games-summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path, help="directory to write the vectors into")
-    parser.add_argument("--positions", type=int, default=400, help="positions of each game")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    try:
-        summary = export(args.out, args.positions, args.seed)
-    except OSError as error:
-        sys.exit(f"export_web_game_vectors.py: cannot write {args.out}: {error.strerror or error}")
-    print(json.dumps(summary))
+    command_line(export, __doc__, "export_web_game_vectors.py", positions=400, notation=8)
 
 
 if __name__ == "__main__":

@@ -26,16 +26,16 @@
     ``{"key", "dice", "rules", "plays"}``: ``tapa_env.legal_plays``, each play
     ``[text, afterstate key, moves]``.
 ``parse.jsonl``
-    ``{"key", "dice", "rules", "text", "afterstate", "error"}``: ``parse_play(text, ...)``,
+    ``{"game", "key", "dice", "rules", "text", "afterstate", "error"}``: ``parse_play(text, ...)``,
     either the afterstate's key or the ``NotationError`` message.
 ``encoded.json``, ``encoded-raw.f32``, ``encoded-expert.f32``
     the keys of positions, and their encodings (``tapa_env.encoding``), float32
     little-endian, one row after another.
 ``checker-moves.jsonl``
-    ``{"key", "dice", "rules", "steps"}``: a turn played one checker move at a time
-    (``tapa_env.checker_moves.CheckerMoves``); each step lists the legal moves as
+    ``{"game", "key", "dice", "rules", "steps", "pass"}``: a turn played one checker move at a
+    time (``tapa_env.checker_moves.CheckerMoves``); each step lists the legal moves as
     ``[source, die]`` pairs, the move made, the position after it and whether the turn is
-    complete.
+    complete; ``pass`` is the afterstate's key when nothing can be played.
 ``perft2.json``
     the depth-2 lines of tests/data/golden_counts.txt (checked against the engine by
     tests/test_golden_counts.py).
@@ -47,9 +47,7 @@
 
 from __future__ import annotations
 
-import argparse
 import gzip
-import hashlib
 import importlib
 import inspect
 import itertools
@@ -60,40 +58,44 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from export_web_shared import (  # noqa: E402
+    BOTH_ORDERS,
+    ROLLS,
+    ROOT,
+    checker_move_turns,
+    command_line,
+    digest,
+    parse_case,
+    respelled,
+    sample,
+    summary_of,
+    turn_bytes,
+    write_jsonl,
+)
 
 from agents import load_player  # noqa: E402
 from tapa_env import (  # noqa: E402
     DEFAULT_RULES,
-    NotationError,
     Position,
     Rules,
     generate_afterstates,
     legal_plays,
     outcome,
-    parse_play,
 )
-from tapa_env.checker_moves import CheckerMoves, action_move  # noqa: E402
 from tapa_env.encoding import get_encoding  # noqa: E402
 from tapa_env.layout import flip, initial_rows  # noqa: E402
 from tapa_env.results import outcomes  # noqa: E402
 from tapa_env.selfplay import random_self_play  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
-ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
-BOTH_ORDERS = ROLLS + [(b, a) for a, b in ROLLS if a != b]  # the order of the dice may matter
 RULE_SETS = [Rules(*flags) for flags in itertools.product([True, False], repeat=4)]
 HEURISTIC_PAIRS = [("offensive", "defensive"), ("adaptive", "offensive"), ("defensive", "adaptive")]
 
 
 def flags(rules: Rules) -> dict:
     return asdict(rules)
-
-
-def digest(rows: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(rows, dtype=np.int8).tobytes()).hexdigest()
 
 
 def heuristic_games(
@@ -117,16 +119,6 @@ def heuristic_games(
         rows[live] = flip(picked)
         live = live[~finished]
     return np.concatenate(seen)
-
-
-def sample(rows: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
-    """Up to ``count`` distinct rows of ``rows``, drawn at random, in the order of ``rows``."""
-    picked: dict[bytes, int] = {}
-    for index in rng.permutation(len(rows)):
-        picked.setdefault(rows[index].tobytes(), int(index))
-        if len(picked) == count:
-            break
-    return rows[np.sort(np.fromiter(picked.values(), dtype=np.int64, count=len(picked)))]
 
 
 def golden_positions() -> list[tuple[str, str]]:
@@ -274,33 +266,11 @@ def variant_positions(pool: list[Position], rules: Rules, count: int, seed: int)
     differs = [
         index // len(ROLLS)
         for index in range(len(rows))
-        if _turn_bytes(*variant, index) != _turn_bytes(*default, index)
+        if turn_bytes(*variant, index) != turn_bytes(*default, index)
     ]
     for position_index in list(dict.fromkeys(differs))[:count]:
         chosen.append(pool[position_index])
     return chosen
-
-
-def _turn_bytes(afterstates: np.ndarray, offsets: np.ndarray, index: int) -> bytes:
-    return afterstates[offsets[index] : offsets[index + 1]].tobytes()
-
-
-def respelled(text: str, rng: np.random.Generator) -> str:
-    """The same play written another way: chains split, stars dropped, case and spaces changed."""
-    if text == "pass":
-        return str(rng.choice(["PASS", " pass ", "Pass"]))
-    words = []
-    for word in text.split():
-        path, _, count = word.partition("(")
-        repeat = int(count.rstrip(")")) if count else 1
-        points = path.replace("*", "").split("/")
-        for _ in range(repeat):
-            if rng.random() < 0.5:
-                words += [f"{a}/{b}" for a, b in itertools.pairwise(points)]
-            else:
-                words.append(f"{points[0]}/{points[-1]}")
-    rng.shuffle(words)
-    return str(rng.choice([" ", "  ", ", "])).join(words).replace("off", "OFF")
 
 
 BAD_TEXTS = [
@@ -311,53 +281,13 @@ BAD_TEXTS = [
 ]  # fmt: skip
 
 
-def parse_case(position: Position, dice, rules: Rules, text: str) -> dict:
-    """What ``parse_play`` makes of ``text``: the afterstate's key or the error message."""
-    try:
-        found, error = parse_play(text, position, dice, rules=rules).key, None
-    except NotationError as raised:
-        found, error = None, str(raised)
-    return {"key": position.key, "dice": list(dice), "rules": flags(rules), "text": text,
-            "afterstate": found, "error": error}  # fmt: skip
-
-
 def parse_cases(position: Position, dice, rules: Rules, plays, rng) -> list[dict]:
     """A few plays' texts as written and respelled, and two texts that are no legal play."""
     some = [plays[i] for i in rng.choice(len(plays), size=min(3, len(plays)), replace=False)]
-    texts = [play.text for play in some] + [respelled(play.text, rng) for play in some]
+    texts = [play.text for play in some]
+    texts += [respelled(play.text, rng, keep_stars=False) for play in some]
     texts += [str(t) for t in rng.choice(BAD_TEXTS, size=2, replace=False)]
     return [parse_case(position, dice, rules, text) for text in texts]
-
-
-def checker_move_turns(positions, rules: Rules, seed: int) -> list[dict]:
-    """Each position's turn with a random roll, played one random legal checker move at a
-    time, with the legal moves at every step."""
-    rng = np.random.default_rng(seed)
-    count = len(positions)
-    rows = np.stack([p.row for p in positions])
-    dice = rng.integers(1, 7, size=(count, 2), dtype=np.int64)
-    moves = CheckerMoves(count, rules)
-    moves.begin(rows, dice, np.arange(count))
-    lines = [
-        {"key": p.key, "dice": [int(a), int(b)], "rules": flags(rules), "steps": []}
-        for p, (a, b) in zip(positions, dice)
-    ]
-    live = np.flatnonzero(moves.needed > 0)
-    while live.size:
-        actions = np.empty(live.size, dtype=np.int64)
-        legal_lists = []
-        for k, game in enumerate(live):
-            legal = np.flatnonzero(moves.masks[game])
-            legal_lists.append([list(action_move(a)) for a in legal])
-            actions[k] = legal[rng.integers(len(legal))]
-        done = moves.play(actions, live)
-        for k, game in enumerate(live):
-            lines[game]["steps"].append(
-                {"legal": legal_lists[k], "move": list(action_move(actions[k])),
-                 "after": Position._trusted(moves.rows[game]).key, "done": bool(done[k])}
-            )  # fmt: skip
-        live = live[~done]
-    return lines
 
 
 def bad_positions(positions: list[Position]) -> list[dict]:
@@ -401,12 +331,6 @@ def bad_positions(positions: list[Position]) -> list[dict]:
         except ValueError as raised:
             found.append({"position": data, "error": str(raised)})
     return found
-
-
-def write_jsonl(path: Path, lines: list[dict]) -> None:
-    with path.open("w") as out:
-        for line in lines:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
 
 def result_lines(positions: list[Position]) -> list[dict]:
@@ -550,39 +474,21 @@ def export(out: Path, positions: int = 2000, seed: int = 0, notation: int = 40) 
     (out / "perft2.json").write_text(json.dumps(perft2_lines()))
     broken = bad_positions(random_positions[:10] + bot_positions[:10])
     (out / "bad-positions.json").write_text(json.dumps(broken))
-    rolls = [roll for line in turns.lines for roll in line["rolls"]]
-    summary = {
-        "positions": len(turns.lines),
-        "turns": len(rolls),
-        "afterstates": sum(roll["count"] for roll in rolls),
-        "afterstates_by_key": sum(roll["count"] for roll in rolls if "keys" in roll),
-        "outcome_positions": outcome_count,
-        "notation_turns": notation_count,
-        "parse_cases": parse_count,
-        "encoded": len(encoded),
-        "checker_move_turns": len(move_lines),
-        "bad_positions": len(broken),
-    }
+    summary = summary_of(
+        turns.lines,
+        outcome_positions=outcome_count,
+        notation_turns=notation_count,
+        parse_cases=parse_count,
+        encoded=len(encoded),
+        checker_move_turns=len(move_lines),
+        bad_positions=len(broken),
+    )
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path, help="directory to write the vectors into")
-    parser.add_argument(
-        "--positions", type=int, default=2000, help="positions of games, all 21 rolls each"
-    )
-    parser.add_argument(
-        "--notation", type=int, default=40, help="positions of each kind with every play's text"
-    )
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    try:
-        summary = export(args.out, args.positions, args.seed, args.notation)
-    except OSError as error:
-        sys.exit(f"export_web_vectors.py: cannot write {args.out}: {error.strerror or error}")
-    print(json.dumps(summary))
+    command_line(export, __doc__, "export_web_vectors.py", positions=2000, notation=40)
 
 
 if __name__ == "__main__":

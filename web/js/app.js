@@ -25,6 +25,7 @@
 
 import {
   BAR_POINT as BAR,
+  DEFAULT_GAME,
   GAMES,
   GAME_RULES,
   GAME_NAMES,
@@ -36,10 +37,10 @@ import {
   outcome,
   pipCounts,
   playText,
+  gameNamed,
   positionKey,
 } from "./games.js";
 import { BOT_BAR, BOT_TRAY, BoardView } from "./board.js";
-import { gulbaraPoint } from "./position_tabla_gulbara.js";
 import { ask } from "./ui_ask.js";
 import { Dice, parseSeed, randomSeed } from "./ui_dice.js";
 import { hintItem } from "./ui_hints.js";
@@ -52,12 +53,6 @@ import { OFF, PersonTurn } from "./ui_turn.js";
 const MATCHES = [0, 3, 5, 7];
 const DEFAULT_DELAY = 350;
 const HINTS = 5;
-/** Each game's name as the heading gives it, with what else it is called. */
-const HEADINGS = {
-  tapa: ["Tapa", "(Plakoto)"],
-  tabla: ["Tabla", "(backgammon, no cube)"],
-  gulbara: ["Gulbara", "(Gul bara)"],
-};
 /** What a finished game was, by its kind (web/js/ui_match.js's gameResult). */
 const KIND_NAMES = {
   single: "a single game",
@@ -92,7 +87,7 @@ function element(tag, className, text) {
 function readSettings(botModule) {
   const params = new URLSearchParams(location.search);
   const problems = [];
-  const settings = { seed: null, game: "tapa", match: 0, first: "roll" };
+  const settings = { seed: null, game: DEFAULT_GAME, match: 0, first: "roll" };
   settings.delay = DEFAULT_DELAY;
   if (params.has("game")) {
     const game = params.get("game");
@@ -227,6 +222,17 @@ class Page {
   }
 
   /** The game's rule flags: its defaults, those of its bot. */
+  /** The game played: its properties (web/js/games/). */
+  get spec() {
+    return gameNamed(this.game);
+  }
+
+  /** What a single game of the game played is called in the score and the saved game's
+   * summary: the default game's "A single game", another's "A game of Tabla". */
+  get singleName() {
+    return this.spec.keyed ? `A game of ${this.spec.title}` : "A single game";
+  }
+
   get rules() {
     return GAME_RULES[this.game];
   }
@@ -280,7 +286,7 @@ class Page {
     this.game = game;
     $("game").value = game;
     document.body.dataset.game = game;
-    const [name, also] = HEADINGS[game];
+    const { title: name, alsoCalled: also } = gameNamed(game);
     $("title").replaceChildren(`${name} `, element("small", "", also));
     document.title = `${name}: play the bot`;
     const ids = this.levels.map((entry) => entry.id);
@@ -396,7 +402,7 @@ class Page {
   /** Keeps the game as it stands: at the roll of the turn being played, or a game's end. */
   save() {
     const record = {
-      ...(this.game === "tapa" ? {} : { game: this.game }),
+      ...(this.spec.keyed ? { game: this.game } : {}),
       seed: this.seed,
       dice: this.dice.state,
       level: this.level,
@@ -449,7 +455,7 @@ class Page {
   /** The saved game in one line, for the question. */
   savedSummary(saved) {
     const { score } = this.match;
-    const single = this.game === "tapa" ? "A single game" : `A game of ${GAME_NAMES[this.game]}`;
+    const single = this.singleName;
     const match = this.match.isMatch
       ? `A match to ${this.match.points}, you ${score.you}, bot ${score.bot}`
       : single;
@@ -467,13 +473,13 @@ class Page {
   /** Puts a saved game's match, dice, level, log and position back, its turn not begun. */
   restore(saved) {
     this.generation += 1;
-    this.match = new Match(saved.match, saved.game ?? "tapa");
+    this.match = new Match(saved.match, saved.game ?? DEFAULT_GAME);
     for (const game of saved.games) this.match.record(game);
     if (saved.state && saved.phase !== "game-over") {
       this.match.starter = [YOU, BOT][saved.state.starter];
     }
     this.match.thrown = saved.thrown;
-    this.setGame(saved.game ?? "tapa", saved.level);
+    this.setGame(saved.game ?? DEFAULT_GAME, saved.level);
     this.useDice(saved.seed, Dice.resume(saved.seed, saved.dice));
     this.showMatchChoice(saved.match);
     this.logLines = [];
@@ -588,7 +594,7 @@ class Page {
   /** The turn of `mover` on `this.position` (its view): a roll of the dice, or in Gulbara the
    * double of a climb (or of numbers handed over), which needs none (G5, G6). */
   nextTurn(mover) {
-    const climb = this.game === "gulbara" ? this.position.climb : 0;
+    const climb = this.spec.climbs ? this.position.climb : 0;
     const roll = climb ? [climb, climb] : this.dice.roll();
     if (mover === YOU) this.yourTurn(roll);
     else this.botTurn(roll);
@@ -611,7 +617,7 @@ class Page {
       return;
     }
     const { position, passed } = following(after);
-    if (this.game === "gulbara") {
+    if (this.spec.climbs) {
       const note = this.climbNote(position, passed, mover);
       this.news = mover === YOU ? note : [this.news, note].filter(Boolean).join(" ");
     }
@@ -974,19 +980,20 @@ class Page {
     if (roll[0] === roll[1]) this.botDice = this.botDice.map((d) => ({ ...d, used: true }));
   }
 
-  /** A point of the bot's numbering as the board knows it from your side: Tapa's and Tabla's
-   * p is your 25 - p, Gulbara's your p + 12 (modulo 24); its tray and its bar. */
+  /** A point of the bot's numbering as the board knows it from your side (the game's
+   * `botPoint`: Tapa's and Tabla's p is your 25 - p, Gulbara's your p + 12 modulo 24); its
+   * tray and its bar. */
   yours(point) {
     if (point === OFF) return BOT_TRAY;
     if (point === BAR) return BOT_BAR;
-    return this.game === "gulbara" ? gulbaraPoint(point) : 25 - point;
+    return this.spec.botPoint(point);
   }
 
   /** How the log and the status name the dice of a turn of `position` (the mover's view):
    * the roll, or in Gulbara the climb's double (`4-4, climbing`) or the numbers handed over
    * (`2 x 6, handed over`). */
   rollName(position, dice) {
-    const climb = this.game === "gulbara" ? position.climb : 0;
+    const climb = this.spec.climbs ? position.climb : 0;
     if (!climb) return rollText(dice);
     if (position.handed) return `${position.climb_dice} x ${climb}, handed over`;
     return `${climb}-${climb}, climbing`;
@@ -994,14 +1001,14 @@ class Page {
 
   /** "rolls" for a roll of the dice; "plays" for a climb's double or numbers handed over. */
   rollVerb(position) {
-    return this.game === "gulbara" && position.climb ? "plays" : "rolls";
+    return this.spec.climbs && position.climb ? "plays" : "rolls";
   }
 
   /** Gulbara's climb as the board shows it, for `side` moving on `position` (its view) with
    * `dice`: the double played, the next one (0 after 6-6), whether handed; null when the
    * dice do not climb (a non-double, the opening, another game). */
   climb(side, position, dice) {
-    if (this.game !== "gulbara" || !position) return null;
+    if (!this.spec.climbs || !position) return null;
     let double = position.climb;
     const handed = Boolean(position.climb && position.handed);
     if (!double) {
@@ -1099,7 +1106,7 @@ class Page {
 
   showScore() {
     const { score } = this.match;
-    const single = this.game === "tapa" ? "A single game" : `A game of ${GAME_NAMES[this.game]}`;
+    const single = this.singleName;
     $("score").textContent = this.match.isMatch
       ? `Match to ${this.match.points}: you ${score.you}, bot ${score.bot}`
       : single;

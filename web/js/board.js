@@ -28,7 +28,7 @@
  * the dice included: a full point's lies in the middle strip, and a tap on it lands there.
  */
 
-import { POINTS } from "./position.js";
+import { DEFAULT_GAME, POINTS, gameNamed } from "./games.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -61,21 +61,25 @@ export const YOUR_TRAY = 0;
 export const BOT_TRAY = -1;
 export const BOT_BAR = -BAR_POINT;
 
-/** Where things are for `game`: the halves' left edges, the trays' and the drawing's width. */
+/** Where things are for `game` (a name): the halves' left edges, the trays' and the drawing's
+ * width. */
 function geometry(game) {
-  const left = game === "gulbara" ? TRAY_COLUMN : 0; // Gulbara: the bot's tray on the left
+  const spec = gameNamed(game);
+  // Both sides running the same way round (Gulbara), the bot bears off on the left.
+  const left = spec.sameWayRound ? TRAY_COLUMN : 0;
   const board = left + FRAME;
-  const gap = game === "tabla" ? BAR : FOLD;
+  const gap = spec.hasBar ? BAR : FOLD;
   const rightHalf = board + HALF + gap;
   const trayX = rightHalf + HALF + FRAME + 6;
   return {
     game,
+    spec,
     woodX: left,
     leftHalf: board,
     gap,
     rightHalf,
     trayX,
-    botTrayX: game === "gulbara" ? FRAME : trayX,
+    botTrayX: spec.sameWayRound ? FRAME : trayX,
     width: trayX + TRAY + FRAME,
   };
 }
@@ -149,7 +153,7 @@ const PIPS = {
 /**
  * A drawing of the board in an <svg> element. The view given to `render`:
  *
- *   game       "tapa", "tabla" or "gulbara" (Tapa when left out)
+ *   game       the name of a game of web/js/games/ (the default game, Tapa, when left out)
  *   position   the position from your side (you are "own")
  *   diceYou    your dice [{value, used}], lead die first; diceBot the bot's
  *   movable    points whose checker you can move now (a Set; 25: your bar)
@@ -165,7 +169,7 @@ const PIPS = {
 export class BoardView {
   constructor(svg) {
     this.svg = svg;
-    this.g = geometry("tapa");
+    this.g = geometry(DEFAULT_GAME);
     svg.setAttribute("viewBox", `0 0 ${this.g.width} ${HEIGHT}`);
     this.tops = new Map(); // point -> {x, y} of its top checker (trays: 0 yours, -1 the bot's)
     this.ghost = null;
@@ -177,7 +181,7 @@ export class BoardView {
   }
 
   render(view) {
-    const game = view.game ?? "tapa";
+    const game = view.game ?? DEFAULT_GAME;
     if (game !== this.g.game) {
       this.g = geometry(game);
       this.svg.setAttribute("viewBox", `0 0 ${this.g.width} ${HEIGHT}`);
@@ -185,12 +189,12 @@ export class BoardView {
     const { position } = view;
     const tops = new Map();
     const parts = [this._frame()];
-    if (game === "gulbara") parts.push(this._route());
+    if (this.g.spec.sameWayRound) parts.push(this._route());
     const landings = [];
     for (let point = 1; point <= POINTS; point++) {
       parts.push(this._point(point, view, tops, landings));
     }
-    if (game === "tabla") {
+    if (this.g.spec.hasBar) {
       parts.push(this._bar("you", position.own_bar, view, tops));
       parts.push(this._bar("bot", position.opp_bar, view, tops));
     }
@@ -225,7 +229,7 @@ export class BoardView {
         class: "wood",
       }),
     );
-    if (g.game === "gulbara") {
+    if (g.spec.sameWayRound) {
       board.append(
         el("rect", {
           x: g.botTrayX - FRAME, y: LABEL, width: TRAY + 2 * FRAME, height: INNER + 2 * FRAME,
@@ -233,15 +237,16 @@ export class BoardView {
         }),
       );
     }
-    if (g.game === "tabla") {
+    if (g.spec.hasBar) {
       board.append(
         el("rect", {
           x: g.leftHalf + HALF, y: TOP, width: g.gap, height: INNER, class: "bar-bed",
         }),
       );
     }
-    // Gulbara: each side's start point (your 24, the bot's your 12) in a pill of its colour.
-    const starts = g.game === "gulbara" ? { 24: "you", 12: "bot" } : {};
+    // Both running the same way round (Gulbara): each side's start point (your 24, the bot's
+    // your 12) in a pill of its colour.
+    const starts = g.spec.sameWayRound ? { [POINTS]: "you", [g.spec.botPoint(POINTS)]: "bot" } : {};
     for (let point = 1; point <= POINTS; point++) {
       const { x, top } = column(g, point);
       const y = top ? LABEL - 6 : HEIGHT - 6;

@@ -4,7 +4,7 @@
  * `agents.load_player` names (its `player`), which tests/test_web_bot.py checks position by
  * position:
  *
- * - 1-ply: every legal afterstate of the roll, encoded (web/js/encoding.js) and valued in one
+ * - 1-ply: every legal afterstate of the roll, encoded (web/js/core/encoding.js) and valued in one
  *   batch; the highest equity wins, the first in the order of `legalPlays` on a tie
  *   (agents/td/player.py).
  * - 2-ply: the `CANDIDATES` best afterstates by 1-ply, then for each that does not end the
@@ -24,8 +24,10 @@
  */
 
 import {
+  DEFAULT_GAME,
   GAME_ENCODINGS,
   GAMES,
+  REGISTRY,
   checkRules,
   encodeMany,
   gameOf,
@@ -95,26 +97,14 @@ export const LEVELS = Object.freeze(
  * hundredths of a second in headless Chromium (docs/web.md gives the figures). */
 export const DEFAULT_LEVEL = "2ply";
 
-/**
- * Tabla's and Gulbara's levels' strength: the share of the games each level's Python player
- * (`player` below) wins against its game's heuristic bots, 2,000 duplicate games a pairing
- * (`python evaluate.py game=tabla players=[checkpoints/tabla-td.pt@nobearoff,pubeval,hitter,safe]`,
- * `game=gulbara players=[checkpoints/gulbara-td.pt,runner,blocker]`, and each with `@2ply`;
- * docs/web.md, "Levels", gives the points a game too).
- */
-const RACE_STRENGTH = Object.freeze({
-  tabla: { bots: "pubeval / hitter / safe", "1ply": "67% / 88% / 92%", "2ply": "69% / 89% / 91%" },
-  gulbara: { bots: "runner / blocker", "1ply": "77% / 82%", "2ply": "81% / 87%" },
-});
-
-/** The levels of Tabla or Gulbara with the network `model` trained on `checkpoint`: 1-ply, and
- * 2-ply over its best `CANDIDATES` plays (in Gulbara a climbing double or numbers handed over
- * are the next decision of their side, searched at the same depth: agents/bots/search.py).
- * The page values Tabla's races by the network, as Tapa's (`@nobearoff`). */
-function raceLevels(game, model, checkpoint) {
-  const network = game === "tabla" ? "@nobearoff" : "";
+/** The levels of a game with one network (`game.bot`: its model, checkpoint, how the page
+ * values races, and each level's strength against the game's heuristic bots; docs/web.md,
+ * "Levels", gives the points a game too): 1-ply, and 2-ply over its best `CANDIDATES` plays
+ * (a climbing double or numbers handed over are the next decision of their side, searched at
+ * the same depth: agents/bots/search.py). */
+function networkLevels(game) {
+  const { model, checkpoint, network, strength } = game.bot;
   const shipped = "the shipped network";
-  const strength = RACE_STRENGTH[game];
   const wins = (id) => `wins ${strength[id]} against the ${strength.bots} bots`;
   return [
     {
@@ -135,19 +125,18 @@ function raceLevels(game, model, checkpoint) {
       candidates: CANDIDATES,
       player: `${checkpoint}@2ply${network}`,
     },
-  ].map((level) => Object.freeze({ ...level, game }));
+  ].map((level) => Object.freeze({ ...level, game: game.name }));
 }
 
+const eachGame = (read) =>
+  Object.freeze(Object.fromEntries(GAMES.map((name) => [name, read(REGISTRY[name])])));
+
 /** Each game's levels, weakest first: Tapa's are `LEVELS`. */
-export const GAME_LEVELS = Object.freeze({
-  tapa: LEVELS,
-  tabla: Object.freeze(raceLevels("tabla", "tabla-td", "checkpoints/tabla-td.pt")),
-  gulbara: Object.freeze(
-    raceLevels("gulbara", "gulbara-td", "checkpoints/gulbara-td.pt"),
-  ),
-});
+export const GAME_LEVELS = eachGame((game) =>
+  game.bot.ownLevels ? LEVELS : Object.freeze(networkLevels(game)),
+);
 /** Each game's default level. */
-export const DEFAULT_LEVELS = Object.freeze({ tapa: DEFAULT_LEVEL, tabla: "2ply", gulbara: "2ply" });
+export const DEFAULT_LEVELS = eachGame((game) => game.bot.defaultLevel);
 
 /** The Python match side that plays each game's shipped network to the score, one ply
  * (`agents.match.sides.load_side`; `agents.match.player.MatchPlayer` for each game). */
@@ -198,12 +187,12 @@ export class BotError extends Error {
   }
 }
 
-function levelOf(id, game = "tapa") {
+function levelOf(id, game = DEFAULT_GAME) {
   const levels = GAME_LEVELS[game];
   const level = levels.find((known) => known.id === id);
   if (!level) {
     const known = levels.map((each) => each.id).join(", ");
-    const which = game === "tapa" ? "" : `${game} `;
+    const which = REGISTRY[game].keyed ? `${game} ` : "";
     throw new BotError(`unknown ${which}level ${JSON.stringify(id)}; choose one of ${known}`);
   }
   return level;
@@ -248,7 +237,7 @@ class Network {
     this.session = session;
     this.description = description;
     this.metadata = description.metadata;
-    this.game = this.metadata.game ?? "tapa";
+    this.game = this.metadata.game ?? DEFAULT_GAME;
     this.encoding = GAME_ENCODINGS[this.game][this.metadata.encoding];
     this.rules = checkRules(this.metadata.rules, this.game);
     this.points = Float64Array.from(this.metadata.network.outcome_points);
@@ -260,7 +249,7 @@ class Network {
     const describedAt = new URL(`${MODELS_FOLDER}${name}.json`, base);
     const description = await (await fetchOk(describedAt)).json();
     const metadata = description.metadata ?? {};
-    const game = metadata.game ?? "tapa";
+    const game = metadata.game ?? DEFAULT_GAME;
     if (!GAMES.includes(game)) {
       throw new BotError(`${describedAt}: a network of ${game}, not of ${GAMES.join(", ")}`);
     }
@@ -370,7 +359,7 @@ export class Bot {
         scores[index] = outcomePoints(result);
         continue;
       }
-      if (network.game === "gulbara") {
+      if (REGISTRY[network.game].climbs) {
         scores[index] = await this.following(network, plays[index]);
         continue;
       }
@@ -448,7 +437,7 @@ export class Bot {
   }
 
   /** The levels of `game` (Tapa's by default). */
-  levelsOf(game = "tapa") {
+  levelsOf(game = DEFAULT_GAME) {
     return GAME_LEVELS[game];
   }
 

@@ -11,10 +11,12 @@
  *                                         // lose, lose double of game 2, started by the other
  */
 
-import { GAMES, checkPosition, gameOf } from "./games.js";
+import { GAMES, REGISTRY, checkPosition, gameOf } from "./games.js";
 
 /** The games in the order a match plays them, round and round (M1). */
-export const MATCH_ORDER = Object.freeze(["tabla", "gulbara", "tapa"]);
+export const MATCH_ORDER = Object.freeze(
+  [...GAMES].sort((a, b) => REGISTRY[a].matchTurn - REGISTRY[b].matchTurn),
+);
 /** Who starts after a drawn Tapa game: the page plays "throw" (both throw again, R10). */
 export const DRAW_STARTERS = Object.freeze(["throw", "same", "other"]);
 /** The longest match the page plays: the table's points to go (Python's `MAX_LENGTH` is
@@ -23,7 +25,7 @@ export const MAX_MATCH = 15;
 /** The most a game scores in a match: a double win; a match plays no triple (M2). */
 export const MAX_POINTS = 2;
 /** The games that can end drawn (R10); Tabla and Gulbara always give a winner a point. */
-export const DRAWN_GAMES = Object.freeze(["tapa"]);
+export const DRAWN_GAMES = Object.freeze(GAMES.filter((game) => REGISTRY[game].drawn));
 /** The table's file, relative to web/, and its format. */
 export const TABLE_FILE = "models/match-equity.json";
 export const TABLE_FORMAT = "tapa-rl/match-equity";

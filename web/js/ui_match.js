@@ -11,9 +11,8 @@
  * there is no Crawford rule.
  */
 
-import { CHECKERS, flipPosition, gameOf } from "./games.js";
+import { CHECKERS, DEFAULT_GAME, flipPosition, gameFor, gameNamed, gameOf } from "./games.js";
 import { MATCH_ORDER } from "./match.js";
-import { gulbaraPoint } from "./position_tabla_gulbara.js";
 
 export const YOU = "you";
 export const BOT = "bot";
@@ -58,8 +57,9 @@ function worth(after, result, mover) {
   if (winnerView.own_off === CHECKERS && result.points === 1) {
     return { winner, points: 1, kind: "single", how: `${name(winner)} bore off all 15 first` };
   }
-  if (gameOf(after) !== "tapa") {
-    // Tabla and Gulbara: a mars (2 points), or in Tabla under backgammon_triple a backgammon.
+  if (!gameFor(after).hasPins) {
+    // Without pins a game ends only by bearing off: a mars (2 points), or in Tabla under
+    // backgammon_triple a backgammon.
     const kind = result.points === 3 ? "backgammon" : "mars";
     const how = `${name(winner)} bore off all 15 before ${name(loser)} bore off any`;
     return { winner, points: result.points, kind, how };
@@ -87,7 +87,7 @@ export class Match {
    * @param {number} points points to win the match; 0 for a single game.
    * @param {string} game the game of a single game (a match starts with Tabla).
    */
-  constructor(points, game = "tapa") {
+  constructor(points, game = DEFAULT_GAME) {
     this.points = points;
     this.order = points > 0 ? MATCH_ORDER : [game];
     this.score = { [YOU]: 0, [BOT]: 0 };
@@ -172,7 +172,7 @@ export class Match {
 /** A play's text in the other side's numbering, as agents/play/terminal.py writes the bot's
  * plays "on your board": point p is 25 - p (Tapa, Tabla), or p + 12 modulo 24 in Gulbara,
  * where both sides run the same way. */
-export function mirrored(text, game = "tapa") {
-  const mirror = game === "gulbara" ? gulbaraPoint : (point) => 25 - point;
+export function mirrored(text, game = DEFAULT_GAME) {
+  const mirror = gameNamed(game).botPoint;
   return text.replace(/(?<![(\d])(\d+)(?![)\d])/g, (match) => String(mirror(Number(match))));
 }

@@ -35,9 +35,17 @@
  * break the page; the next record written replaces it.
  */
 
-import { GAMES, checkPosition, gameOf, outcome, positionKey } from "./games.js";
+import {
+  DEFAULT_GAME,
+  GAMES,
+  REGISTRY,
+  checkPosition,
+  gameOf,
+  outcome,
+  positionKey,
+} from "./games.js";
+import { checkDice } from "./core/rules.js";
 import { MAX_MATCH, checkMatchState } from "./match.js";
-import { checkDice } from "./rules.js";
 import { MAX_SEED } from "./ui_dice.js";
 import { BOT, Match, YOU } from "./ui_match.js";
 
@@ -45,11 +53,6 @@ export const SAVE_KEY = "tapa.game";
 export const SAVE_VERSION = 1;
 export const PHASES = ["your-turn", "bot-turn", "game-over"];
 
-const KINDS = {
-  tapa: ["single", "gammon", "mother", "draw"],
-  tabla: ["single", "mars", "backgammon"],
-  gulbara: ["single", "mars"],
-};
 const SIDES = ["", YOU, BOT];
 
 /** The browser's localStorage, or null where using it is refused (it may throw on access). */
@@ -110,8 +113,9 @@ export function checkSaved(value, levelIds) {
   check(value.version === SAVE_VERSION, "version");
   const { seed, dice, level, match, games, phase, position, roll, plays, news, moved, log } =
     value;
-  const game = value.game ?? "tapa";
-  check(GAMES.includes(game) && value.game !== "tapa", "game");
+  const game = value.game ?? DEFAULT_GAME;
+  // Only a game whose positions name it names itself in the record.
+  check(GAMES.includes(game) && (value.game === undefined || REGISTRY[game].keyed), "game");
   check(whole(seed, 0, MAX_SEED), "seed");
   const words = Array.isArray(dice) && dice.length === 4;
   check(words && dice.every((word) => whole(word, 0, MAX_SEED)), "dice");
@@ -126,9 +130,10 @@ export function checkSaved(value, levelIds) {
     // A match's games follow its order; a single game's result may name its game.
     const of = played.isMatch ? played.game : game;
     check(result.game === of || (!played.isMatch && result.game === undefined), "games");
-    check([YOU, BOT, null].includes(winner) && KINDS[of].includes(kind) && text(how), "games");
+    const kinds = REGISTRY[of].resultKinds;
+    check([YOU, BOT, null].includes(winner) && kinds.includes(kind) && text(how), "games");
     // A Tabla backgammon scores 3 in a single game only: a match plays no triple (M2).
-    const most = of === "tabla" && !played.isMatch ? 3 : 2;
+    const most = played.isMatch ? 2 : REGISTRY[of].mostPoints;
     check(whole(points, 0, most) && (winner === null) === (points === 0), "games");
     check((winner === null) === (kind === "draw"), "games"); // only Tapa is drawn (R10)
     check(!played.over, "games"); // a decided match is not saved
@@ -154,7 +159,7 @@ export function checkSaved(value, levelIds) {
     check(game === shown, "game");
   }
   const record = {
-    ...(game === "tapa" ? {} : { game }),
+    ...(REGISTRY[game].keyed ? { game } : {}),
     seed,
     dice: [...dice],
     level,
@@ -182,7 +187,7 @@ export function checkSaved(value, levelIds) {
   } else {
     check(outcome(record.position) === null, "position"); // a finished game has no next turn
     record.roll = [...checkDice(roll)];
-    if (game === "gulbara") {
+    if (REGISTRY[game].climbs) {
       // A turn is its mover's, and a climb (or numbers handed over) plays its own double.
       const { next, climb } = record.position;
       check(next === "own" && (!climb || roll.every((die) => die === climb)), "roll");

@@ -1,8 +1,8 @@
 /**
  * The person's turn as it is played on the page: a checker is taken from one point to
  * another in one gesture (a tap then a tap, or a drag), which may use one die or several in a
- * row, and Undo takes back the last gesture. Built on the game's checker turn (web/js/turn.js,
- * web/js/turn_tabla_gulbara.js), which keeps the dice rules (R6, T6) exact, so the plays
+ * row, and Undo takes back the last gesture. Built on the game's checker turn
+ * (web/js/core/turn.js), which keeps the dice rules (R6, T6) exact, so the plays
  * completed here are exactly legalPlays'. In Tabla the bar is a source like a point (25).
  *
  * When two dice can take a checker to the same place, the exact die is used for a bear-off,
@@ -10,7 +10,7 @@
  * Refused moves come with a one-line reason (`whyNot`).
  */
 
-import { BAR_POINT, checkerTurn, gameOf } from "./games.js";
+import { BAR_POINT, checkerTurn, gameFor } from "./games.js";
 
 const HOME = 6;
 export const OFF = 0;
@@ -21,9 +21,6 @@ export function pointName(point) {
   return point === OFF ? "off" : String(point);
 }
 
-/** The rule on using the dice, by game, for a refused move. */
-const DICE_RULE = { tapa: " (R6)", tabla: " (T6)", gulbara: "" };
-
 export class PersonTurn {
   /**
    * @param {object} position the position, the person to move (mover's view), of any game.
@@ -31,7 +28,7 @@ export class PersonTurn {
    * @param {object} [rules] the game's rule flags.
    */
   constructor(position, dice, rules) {
-    this.game = gameOf(position);
+    this.spec = gameFor(position); // its properties: what holds a point, its dice rule
     this.turn = checkerTurn(position, dice, rules);
     this.gestures = []; // how many checker moves each gesture made, for Undo
     this.lead = Math.max(dice[0], dice[1]);
@@ -180,28 +177,17 @@ export class PersonTurn {
         const roll = dice.join("-");
         return `${to} is ${distance} pips, but with ${roll} left a checker moves ${listed(reach)}.`;
       }
-      if (held(this.game, position, target)) {
-        const why = this.game === "gulbara" ? " (in Gulbara one checker holds a point)" : "";
-        return `${to}: point ${target} is held by the bot${why}.`;
+      if (this.spec.holds(position, target)) {
+        return `${to}: point ${target} is held by the bot${this.spec.holdsWhy}.`;
       }
     }
     if (!this.sources().includes(source)) {
       const where = source === BAR_POINT ? "on the bar" : `on ${source}`;
       return `The checker ${where} has no legal move now (${this.diceLeft.join("-")} to play).`;
     }
-    const rule = DICE_RULE[this.game];
+    const rule = this.spec.diceRule;
     return `${to} is not allowed: the dice must be used as fully as the position allows${rule}.`;
   }
-}
-
-/** Whether the bot holds `point`: Tapa, two or more of its checkers or one pinning ours (R4);
- * Tabla, two or more (T4); Gulbara, any (G4). */
-function held(game, position, point) {
-  const bot = position.opp[point - 1];
-  if (game === "gulbara") return bot >= 1;
-  if (game === "tabla") return bot >= 2;
-  if (position.opp_pinned.includes(point)) return false;
-  return bot >= 2 || position.own_pinned.includes(point);
 }
 
 /** The distances a checker can go with the dice left (one checker taking them in a row). */

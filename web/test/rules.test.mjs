@@ -1,20 +1,25 @@
-// legalPlays and outcome against the Python engine: every roll of thousands of positions of
-// random and heuristic games, the golden positions, the rules sample, every call that
-// tests/test_rules.py makes, and positions where the rule flags matter, under those flags.
+// legalPlays and outcome against the Python engine, for every game of the registry: every
+// roll of thousands of positions of random and heuristic games, the golden positions, the
+// rules sample, every call that tests/test_rules.py makes, the worked examples of
+// docs/rules.md, and positions where the rule flags matter, under those flags.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import test from "node:test";
 
 import {
+  GAME_RULES,
   flipPosition,
   initialPosition,
+  legalPlays,
+  nextTurn,
+  outcome,
   positionFromKey,
   positionKey,
   positionRow,
-} from "../js/position.js";
-import { DEFAULT_RULES, legalPlays, outcome } from "../js/rules.js";
-import { Mismatches, readJson, readJsonl, rulesName } from "./vectors.mjs";
+  turnDice,
+} from "../js/games.js";
+import { GAMES, Mismatches, gameJson, gameLines, readJson, rulesName } from "./vectors.mjs";
 
 /** The SHA-256 of the afterstates' position rows, concatenated: the vectors' digest. */
 function digest(afterstates) {
@@ -26,50 +31,73 @@ function digest(afterstates) {
 const ROLLS = [];
 for (let a = 1; a <= 6; a++) for (let b = a; b <= 6; b++) ROLLS.push([a, b]);
 
+/** Where each game's exported turns come from, every one of which must be there. */
+const SOURCES = {
+  tapa: ["random", "heuristic", "golden", "rules-sample", "test_rules", "variant"],
+  tabla: ["random", "heuristic", "example"],
+  gulbara: ["random", "heuristic", "example", "variant"],
+};
+
 test("the afterstates of every roll of every exported position are Python's, in its order", () => {
-  const lines = readJsonl("turns.jsonl");
   const mismatches = new Mismatches("turns");
   const byKey = new Mismatches("turns listed by key");
-  const sources = new Set();
-  for (const line of lines) {
-    sources.add(line.source.split(":")[0]);
-    for (const roll of line.rolls) {
-      const found = legalPlays(line.position, roll.dice, line.rules);
-      const where = () =>
-        `${line.source} ${line.key} dice ${roll.dice} rules ${rulesName(line.rules)}: ` +
-        `${found.length} afterstates, Python ${roll.count}`;
-      mismatches.check(found.length === roll.count && digest(found) === roll.digest, where);
-      if (roll.keys) {
-        const keys = found.map(positionKey);
-        byKey.check(JSON.stringify(keys) === JSON.stringify(roll.keys), () => {
-          const missing = roll.keys.filter((k) => !keys.includes(k));
-          const extra = keys.filter((k) => !roll.keys.includes(k));
-          return `${where()}; missing ${missing.slice(0, 3)}; extra ${extra.slice(0, 3)}`;
-        });
+  const seen = new Set();
+  for (const game of GAMES) {
+    for (const line of gameLines(game, "turns.jsonl")) {
+      const rulesText = rulesName(line.rules, game);
+      seen.add(`${game} ${line.source.split(":")[0]}`);
+      seen.add(`${game} ${line.source} ${rulesText}`);
+      for (const roll of line.rolls) {
+        const found = legalPlays(line.position, roll.dice, line.rules);
+        const where = () =>
+          `${line.source} ${line.key} dice ${roll.dice} rules ${rulesText}: ` +
+          `${found.length} afterstates, Python ${roll.count}`;
+        mismatches.check(found.length === roll.count && digest(found) === roll.digest, where);
+        if (roll.keys) {
+          const keys = found.map(positionKey);
+          byKey.check(JSON.stringify(keys) === JSON.stringify(roll.keys), () => {
+            const missing = roll.keys.filter((k) => !keys.includes(k));
+            const extra = keys.filter((k) => !roll.keys.includes(k));
+            return `${where()}; missing ${missing.slice(0, 3)}; extra ${extra.slice(0, 3)}`;
+          });
+        }
       }
     }
   }
   mismatches.assertNone();
   byKey.assertNone();
-  for (const source of ["random", "heuristic", "golden", "rules-sample", "test_rules", "variant"]) {
-    assert.ok(sources.has(source), `no turns from ${source}`);
+  for (const game of GAMES) {
+    for (const source of SOURCES[game]) {
+      assert.ok(seen.has(`${game} ${source}`), `no ${game} turns from ${source}`);
+    }
+  }
+  for (const flag of Object.keys(GAME_RULES.gulbara)) {
+    const variant = [...seen].some(
+      (name) => name.startsWith("gulbara variant") && name.includes(flag),
+    );
+    assert.ok(variant, `no Gulbara turns under ${flag}`);
   }
 });
 
-test("exported afterstates are distinct, in the mover's view, the opponent unchanged", () => {
-  for (const line of readJsonl("turns.jsonl").slice(0, 300)) {
-    for (const { dice } of line.rolls) {
-      const found = legalPlays(line.position, dice, line.rules);
-      const keys = found.map(positionKey);
-      assert.equal(new Set(keys).size, keys.length, `${line.key} ${dice}: an afterstate twice`);
-      for (const afterstate of found) {
-        assert.deepEqual(afterstate.opp, line.position.opp);
-        assert.deepEqual(afterstate.own_pinned, line.position.own_pinned);
-        assert.equal(afterstate.opp_off, line.position.opp_off);
+for (const game of GAMES) {
+  const name = `${game}: exported afterstates are distinct, in the mover's view, the opponent unchanged`;
+  test(name, () => {
+    for (const line of gameLines(game, "turns.jsonl").slice(0, 300)) {
+      for (const { dice } of line.rolls) {
+        const found = legalPlays(line.position, dice, line.rules);
+        const keys = found.map(positionKey);
+        assert.equal(new Set(keys).size, keys.length, `${line.key} ${dice}: an afterstate twice`);
+        for (const afterstate of found) {
+          assert.equal(afterstate.opp_off, line.position.opp_off);
+          if (line.position.own_pinned) {
+            assert.deepEqual(afterstate.opp, line.position.opp);
+            assert.deepEqual(afterstate.own_pinned, line.position.own_pinned);
+          }
+        }
       }
     }
-  }
-});
+  });
+}
 
 test("the depth-2 counts from the start are the golden file's (perft2)", () => {
   const lines = readJson("perft2.json");
@@ -86,33 +114,43 @@ test("the depth-2 counts from the start are the golden file's (perft2)", () => {
   }
 });
 
+/** Every kind of result the exported positions must show, from both sides, as
+ * `winner,points` (with `gammon` where a side has borne off all 15): Tapa's single, gammon,
+ * mother and draw; among Tabla's and Gulbara's together, single and mars, and Tabla's
+ * backgammon. */
+const KINDS = [
+  [["tapa"], ["1,1", "1,2gammon", "1,2", "-1,1", "-1,2gammon", "-1,2", "0,0"]],
+  [["tabla", "gulbara"], ["null", "1,1", "1,2gammon", "-1,1", "-1,2gammon", "1,3gammon"]],
+];
+
 test("the outcome of every exported position is Python's under every rule set", () => {
-  const ruleSets = readJson("rule-sets.json");
-  assert.equal(ruleSets.length, 16);
-  assert.deepEqual(ruleSets[0], { ...DEFAULT_RULES });
   const mismatches = new Mismatches("outcomes");
   const kinds = new Set();
-  for (const line of readJsonl("outcomes.jsonl")) {
-    const position = positionFromKey(line.key);
-    ruleSets.forEach((rules, r) => {
-      const [winner, points] = line.outcomes[r] ?? [];
-      const expected = line.outcomes[r] && { winner, points };
-      const found = outcome(position, rules);
-      mismatches.check(JSON.stringify(found) === JSON.stringify(expected), () =>
-        `${line.key} rules ${rulesName(rules)}: ${JSON.stringify(found)}, ` +
-        `Python ${JSON.stringify(expected)}`,
-      );
-      if (r === 0 && found) {
+  for (const game of GAMES) {
+    const ruleSets = gameJson(game, "rule-sets.json");
+    assert.equal(ruleSets.length, 2 ** Object.keys(GAME_RULES[game]).length);
+    assert.deepEqual(ruleSets[0], { ...GAME_RULES[game] });
+    for (const line of gameLines(game, "outcomes.jsonl")) {
+      const position = positionFromKey(line.key);
+      ruleSets.forEach((rules, r) => {
+        const found = outcome(position, rules);
+        const got = found ? [found.winner, found.points] : null;
+        mismatches.check(JSON.stringify(got) === JSON.stringify(line.outcomes[r] ?? null), () =>
+          `${line.key} rules ${rulesName(rules, game)}: ${JSON.stringify(got)}, ` +
+          `Python ${JSON.stringify(line.outcomes[r])}`,
+        );
         const bornOff = position.own_off === 15 || position.opp_off === 15;
-        const how = found.points === 2 && bornOff ? "gammon" : "";
-        kinds.add(`${found.winner},${found.points}${how}`);
-      }
-    });
+        const how = found && found.points >= 2 && bornOff ? "gammon" : "";
+        kinds.add(`${game} ${found ? `${found.winner},${found.points}${how}` : "null"}`);
+      });
+    }
   }
   mismatches.assertNone();
-  // Every kind of result, from both sides: single, gammon, mother, draw.
-  for (const kind of ["1,1", "1,2gammon", "1,2", "-1,1", "-1,2gammon", "-1,2", "0,0"]) {
-    assert.ok(kinds.has(kind), `no outcome ${kind} among the vectors`);
+  for (const [games, wanted] of KINDS) {
+    for (const kind of wanted) {
+      const seen = games.some((game) => kinds.has(`${game} ${kind}`));
+      assert.ok(seen, `no outcome ${kind} of ${games.join(" or ")} among the vectors`);
+    }
   }
 });
 
@@ -195,4 +233,55 @@ test("the start, its rolls, and the refusals of bad arguments", () => {
   assert.throws(() => legalPlays(start, [6, 5], { both_mothers_draw: "no" }), /true or false/);
   assert.throws(() => legalPlays({ ...start, own_off: 1 }, [6, 5]), { name: "PositionError" });
   assert.deepEqual(start, initialPosition(), "legalPlays changed its argument");
+});
+
+test("T5: a checker on the bar enters first, on the opponent's home board", () => {
+  // docs/rules.md, Tabla worked example 1: the 6 is blocked, the 2 enters and the 6 follows.
+  const position = positionFromKey("tabla/6:4,8:4,13:6|12:3,16:3,19:3,20:3,21:3|1,0");
+  const keys = legalPlays(position, [6, 2]).map(positionKey).sort();
+  assert.deepEqual(keys, [
+    "tabla/6:4,8:4,13:6,17:1|12:3,16:3,19:3,20:3,21:3|0,0",
+    "tabla/2:1,6:4,8:3,13:6,23:1|12:3,16:3,19:3,20:3,21:3|0,0",
+    "tabla/6:4,7:1,8:4,13:5,23:1|12:3,16:3,19:3,20:3,21:3|0,0",
+  ].sort());
+});
+
+test("T8: a mars is 2 points, a backgammon 3 only under backgammon_triple", () => {
+  const won = positionFromKey("tabla/|1:1,20:14|0,0");
+  assert.deepEqual(outcome(won), { winner: 1, points: 2 });
+  assert.deepEqual(outcome(won, { backgammon_triple: true }), { winner: 1, points: 3 });
+  assert.deepEqual(outcome(flipPosition(won)), { winner: -1, points: 2 });
+  assert.equal(outcome(initialPosition("tabla")), null);
+  assert.throws(() => outcome(won, { backgammon: true }), /unknown rule flag\(s\) backgammon/);
+});
+
+test("G5: a double after the opening climbs; the side moves again with the next double", () => {
+  const position = positionFromKey(
+    "gulbara/13:1,22:1,24:13|14:3,15:4,16:4,18:3,19:1|own,0,0,0,3,3",
+  );
+  const plays = legalPlays(position, [5, 5]);
+  assert.equal(plays.length, 3);
+  for (const play of plays) {
+    assert.deepEqual([play.next, play.climb, play.climb_dice, play.handed], ["own", 6, 4, false]);
+    const { position: next, passed } = nextTurn(play);
+    assert.equal(passed, false);
+    assert.deepEqual(turnDice(next, [2, 1]), [6, 6]);
+  }
+  assert.throws(() => legalPlays(plays[0], [2, 1]), /climbing double 6-6 to play \(G5\)/);
+  // In the opening (here its third turn) the same roll passes the turn.
+  const opening = { ...position, own_turns: 1, opp_turns: 1 };
+  for (const play of legalPlays(opening, [5, 5])) assert.equal(nextTurn(play).passed, true);
+});
+
+test("G6: what a climb cannot play is handed over, or lost under the other reading", () => {
+  const position = positionFromKey(
+    "gulbara/2:1,13:1,24:13|14:3,15:4,16:4,18:3,19:1|own,6,4,0,3,3",
+  );
+  const [handed] = legalPlays(position, [6, 6]);
+  assert.equal(positionKey(handed), "gulbara/1:1,2:1,24:13|14:3,15:4,16:4,18:3,19:1|opp,6,2,1,3,3");
+  const [lost] = legalPlays(position, [6, 6], { unplayable_to_opponent: false });
+  assert.equal(positionKey(lost), "gulbara/1:1,2:1,24:13|14:3,15:4,16:4,18:3,19:1|opp,0,0,0,3,3");
+  const { position: opponent } = nextTurn(handed);
+  assert.deepEqual(turnDice(opponent, [4, 1]), [6, 6]);
+  assert.throws(() => legalPlays(handed, [6, 6]), /not this side's turn/);
 });

@@ -7,7 +7,6 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { initialPosition as gameStart } from "../js/games.js";
-import { initialRacePosition } from "../js/position_tabla_gulbara.js";
 import { flipPosition, initialPosition } from "../js/tapa.js";
 import { Dice } from "../js/ui_dice.js";
 import { chanceLabel, equityLabel } from "../js/ui_hints.js";
@@ -66,7 +65,7 @@ const TABLA_MARS = {
 function matchRecord(changes = {}) {
   const match = new Match(3);
   match.record(TABLA_MARS);
-  const position = initialRacePosition("gulbara");
+  const position = gameStart("gulbara");
   const saved = record({
     game: "gulbara",
     level: "score",
@@ -92,7 +91,7 @@ test("a game between the games of a match keeps its end, not a roll", () => {
   match.record(TABLA_MARS);
   const end = matchRecord({
     game: "tabla",
-    position: { ...initialRacePosition("tabla"), own_off: 15, own: Array(24).fill(0) },
+    position: { ...gameStart("tabla"), own_off: 15, own: Array(24).fill(0) },
     phase: "game-over",
     roll: undefined,
     status: "The bot wins.",
@@ -121,14 +120,14 @@ test("a saved match keeps its state as Python's MatchState JSON, checked against
     game: "gulbara",
     starter: 1,
     to_move: 0,
-    position: initialRacePosition("gulbara"),
+    position: gameStart("gulbara"),
   });
   match.starter = YOU;
   const wrong = [
     { state: undefined }, // a match keeps its state
     { state: { ...state, score: [1, 2] } }, // not the games' score
     { state: { ...state, starter: null } }, // a game in play has its starter
-    { state: match.toDict(initialRacePosition("gulbara"), YOU) }, // the winner starts
+    { state: match.toDict(gameStart("gulbara"), YOU) }, // the winner starts
     { state: { ...state, to_move: 1 } }, // your turn
     { state: { ...state, position: { ...state.position, own_turns: 1 } } },
     { state: { ...state, games_played: 2, game: "tapa" } },
@@ -242,12 +241,12 @@ test("a saved game of Tabla or Gulbara names its game and is checked as one", ()
     match: 0,
     games: [],
     level: "1ply",
-    position: initialRacePosition("tabla"),
+    position: gameStart("tabla"),
   });
   const storage = memoryStorage();
   saveGame(tabla, storage);
   assert.deepEqual(loadGame(levels, storage), tabla);
-  const climbing = { ...initialRacePosition("gulbara"), own_turns: 3, opp_turns: 3 };
+  const climbing = { ...gameStart("gulbara"), own_turns: 3, opp_turns: 3 };
   const gulbara = record({ game: "gulbara", match: 0, games: [], level: "2ply" });
   const climb = { ...gulbara, position: { ...climbing, climb: 4, climb_dice: 4 }, roll: [4, 4] };
   saveGame(climb, storage);

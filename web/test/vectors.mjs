@@ -13,6 +13,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
+import { DEFAULT_GAME, GAMES, GAME_RULES, REGISTRY } from "../js/games.js";
+
+export { GAMES };
+
 export const VARIABLE = "TAPA_WEB_VECTORS";
 
 /** The vector directory, or an Error saying how to write one. The match's vectors
@@ -63,29 +67,45 @@ export function readBytes(name) {
   return readFileSync(vectorFile(name));
 }
 
-/** The rule flags that differ from the default, for messages ("default" when none do). */
-export function rulesName(rules) {
-  const changed = Object.entries(rules)
-    .filter(([, value]) => value !== true)
-    .map(([flag, value]) => `${flag}=${value}`);
-  return changed.length ? changed.join(",") : "default";
-}
-
-/** The rule flags of a Tabla or Gulbara line that differ from the game's default, for
- * messages ("default" when none do). */
-export function gameRulesName(game, rules) {
-  const defaults = {
-    tabla: { opening_roll_played: false, backgammon_triple: false },
-    gulbara: {
-      opening_turns_each_side: false,
-      unplayable_to_opponent: true,
-      six_prime_needs_checker_ahead: false,
-    },
-  }[game];
+/** The rule flags of a line of `game` that differ from the game's default, for messages
+ * ("default" when none do). */
+export function rulesName(rules, game = DEFAULT_GAME) {
+  const defaults = GAME_RULES[game];
   const changed = Object.entries(rules)
     .filter(([flag, value]) => defaults[flag] !== value)
     .map(([flag, value]) => `${flag}=${value}`);
   return changed.length ? changed.join(",") : "default";
+}
+
+// Each game's vectors: the default game's (Tapa's) as tests/scripts/export_web_vectors.py
+// writes them, the others' (`games-*`, each line naming its game) as
+// tests/scripts/export_web_game_vectors.py writes them.
+
+/** The name of `game`'s vector file `name` (`turns.jsonl`, `plays.jsonl`, ...). */
+export function gameFile(game, name) {
+  return REGISTRY[game].keyed ? `games-${name}` : name;
+}
+
+/** The lines of `game` in its JSON Lines file `name`. */
+export function gameLines(game, name) {
+  return readJsonl(gameFile(game, name)).filter((line) => (line.game ?? DEFAULT_GAME) === game);
+}
+
+/** A JSON file of `game` that holds a value a game (or, Tapa's, its own value alone). */
+export function gameJson(game, name) {
+  const value = readJson(gameFile(game, name));
+  return REGISTRY[game].keyed && !Array.isArray(value) ? value[game] : value;
+}
+
+/** The vector files named `name` of all games, each once (`bad-positions.json`: Tapa's, and
+ * the others' together). */
+export function gameFiles(name) {
+  return [...new Set(GAMES.map((game) => gameFile(game, name)))];
+}
+
+/** The name of the file of `game`'s features by the encoding `name`. */
+export function encodedFile(game, name) {
+  return REGISTRY[game].keyed ? `games-encoded-${game}-${name}.f32` : `encoded-${name}.f32`;
 }
 
 /**
