@@ -65,9 +65,6 @@ STILL_ASKING_IN_AGENTS = {
         "match_order's default, the tabla match's order (M1): read it from agents.match, "
         "which imports this room"
     ),
-    "agents/records/data.py": "each game's kinds of win and opening rule in tables of its own",
-    "agents/records/reading.py": "the default game, Gulbara's turns and the result's example",
-    "agents/records/writing.py": "the default game by name: read DEFAULT_GAME",
 }
 """Modules of ``agents`` that still ask which game they play, and what to read instead; the
 list only shrinks."""

@@ -21,6 +21,8 @@ from datetime import datetime
 import numpy as np
 
 from tapa_env import Position, outcome
+from tapa_env.games import all_games
+from tapa_env.games import game as registered
 from tapa_env.rules import DEFAULT_RULES, GAMES, RULES_OF_GAME, AnyRules
 
 from .endings import KINDS, result_kinds
@@ -33,16 +35,15 @@ project's)."""
 SIDES = ("O", "X")
 """The two sides of a record: ``O`` and ``X``, each playing in its own numbering."""
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-WON = ("single", "gammon", "mother")
-"""The kinds of a won Tapa game (R8, R9); the others are ``draw`` (R10) and ``unfinished``."""
 WON_IN = {
-    "tapa": WON,
-    "tabla": ("single", "mars", "backgammon"),
-    "gulbara": ("single", "mars"),
+    entry.name: tuple(kind for kinds in entry.won_kinds.values() for kind in kinds)
+    for entry in all_games()
 }
-"""The kinds of a won game in each game: Tabla's and Gulbara's double win is a *mars* (T8,
-G9); a Tabla *backgammon*, 3 points, only under ``backgammon_triple``."""
-OPENING_RULE = {"tapa": "R2", "tabla": "T2", "gulbara": "G2"}
+"""The kinds of a won game in each game (its :attr:`~tapa_env.games.Game.won_kinds`): a
+Tapa gammon or mother (R8, R9); Tabla's and Gulbara's double win is a *mars* (T8, G9); a
+Tabla *backgammon*, 3 points, only under ``backgammon_triple``. The others are ``draw``
+(R10) and ``unfinished``."""
+OPENING_RULE = {entry.name: entry.opening_rule for entry in all_games()}
 """The rule of each game that says who starts: one die each, again on a tie."""
 ROLL, CLIMB, HANDED = "roll", "climb", "handed"
 """Where a turn's dice come from: a roll, the next double of a Gulbara climb (G5), or the
@@ -200,7 +201,7 @@ def first_position(start: Position, starter: str) -> Position:
     if starter == SIDES[0]:
         return start
     flipped = start.flip()
-    if start.game != "gulbara":
+    if not registered(start.game).moves_again:
         return flipped
     data = flipped.to_dict()
     data["next"] = "own"
@@ -217,15 +218,12 @@ def dice_from(position: Position) -> str:
     return HANDED if turn["handed"] else CLIMB
 
 
-def kind_of_win(game: str, points: int, tapa_kind: str = "gammon") -> str:
-    """The name of a win of ``points`` in ``game``: ``single``; in Tapa ``tapa_kind``
-    (``gammon`` or ``mother``, which the points do not tell apart); in Tabla and Gulbara a
-    ``mars`` (2) or a ``backgammon`` (3)."""
-    if points == 1:
-        return "single"
-    if game == "tapa":
-        return tapa_kind
-    return WON_IN["tabla"][points - 1]
+def kind_of_win(game: str, points: int, kind: str = "gammon") -> str:
+    """The name of a win of ``points`` in ``game``: ``single``; in Tapa ``kind`` (``gammon``
+    or ``mother``, which the points do not tell apart); in Tabla and Gulbara a ``mars`` (2)
+    or a ``backgammon`` (3)."""
+    kinds = registered(game).won_kinds[points]
+    return kind if kind in kinds else kinds[0]
 
 
 def ending(afterstate: Position, side: str, rules: AnyRules = DEFAULT_RULES) -> Result | None:
@@ -236,11 +234,11 @@ def ending(afterstate: Position, side: str, rules: AnyRules = DEFAULT_RULES) -> 
         return None
     if over.winner == 0:
         return Result("draw")
-    tapa_kind = "gammon"
-    if rules.game == "tapa":
+    kind = "gammon"
+    if registered(rules.game).pins:
         points = np.array([over.points * over.winner])
-        tapa_kind = KINDS[int(result_kinds(afterstate.row[None, :], points)[0])]
-    kind = kind_of_win(rules.game, over.points, tapa_kind)
+        kind = KINDS[int(result_kinds(afterstate.row[None, :], points)[0])]
+    kind = kind_of_win(rules.game, over.points, kind)
     return Result(kind, side if over.winner > 0 else other(side), over.points)
 
 

@@ -19,6 +19,8 @@ from datetime import datetime
 from pathlib import Path
 
 from tapa_env import NotationError, Position, parse_play
+from tapa_env.games import DEFAULT_GAME, game_of
+from tapa_env.games import game as registered
 from tapa_env.layout import next_turn
 from tapa_env.rules import GAMES, RULES_OF_GAME, AnyRules
 
@@ -244,7 +246,7 @@ def _read_header(lines: _Lines) -> tuple[dict, _Flags]:
         if key in written:
             raise lines.error(f"a second {key}: line")
         written[key] = (value, lines.number)
-    game = _game_name(lines, *written["Game"]) if "Game" in written else "tapa"
+    game = _game_name(lines, *written["Game"]) if "Game" in written else DEFAULT_GAME
     header: dict = {}
     flags = None
     for key, (value, number) in written.items():  # in the order written
@@ -548,7 +550,7 @@ def _check_dice_source(
     """Check a decision's dice against where they must come from (a roll; the double a
     Gulbara climb or the numbers handed over give, G5 and G6; the opening throw, T2)."""
     roll = describe_roll(dice)
-    if source != ROLL and due.rules.game != "gulbara":
+    if source != ROLL and not game_of(due.rules).moves_again:
         raise _TurnProblem(
             f"turn {number}: '{source}' is Gulbara's (G5, G6); in {due.rules.game} every "
             "turn is a roll"
@@ -584,8 +586,9 @@ def _check_dice_source(
 def _read_result(lines: _Lines, line: str, ended: Result | None, game: str) -> Result:
     found = _RESULT.fullmatch(line)
     if not found:
-        example = {"tapa": "gammon / mother", "tabla": "mars", "gulbara": "mars"}[game]
-        draw = "'Result: draw' or " if game == "tapa" else ""
+        entry = registered(game)
+        example = " / ".join(entry.won_kinds[2])
+        draw = "'Result: draw' or " if 0 in entry.outcome_names else ""
         raise lines.error(
             f"expected 'Result: O wins 1 point, single' (or 2 points, {example}), "
             f"{draw}'Result: unfinished', got {line!r}"

@@ -28,6 +28,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tapa_env import Position
+from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import AnyRules
 
 from ..storage.files import first_line, write_bytes_atomically
@@ -93,7 +94,7 @@ def format_record(record: GameRecord) -> str:
     if record.match_points is not None:
         match = f"{record.match_points} point" + ("s" if record.match_points > 1 else "")
     lines = [FIRST_LINE]
-    if record.game != "tapa":
+    if record.game != DEFAULT_GAME:
         lines.append(f"Game: {record.game}")
     lines += [
         f"Date: {record.date.strftime(DATE_FORMAT)}",

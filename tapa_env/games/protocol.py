@@ -90,6 +90,11 @@ class Game:
         who_opens: which rolls open a game under its default rules, and why, in a sentence
             for the docs of its openings.
         outcome_names: the name of a win of each number of points.
+        won_kinds: the names a game record gives a win of each number of points
+            (docs/game-records.md); two that share the points (Tapa's gammon and mother, R8,
+            R9) are told apart by how the game ended, the first by default.
+        opening_rule: the rule that says who starts (one die each, again on a tie), as the
+            record's messages cite it (``"R2"``).
         package: the package holding its parts.
 
     Every game's package holds these modules, loaded by :meth:`part` (or the property of the
@@ -149,10 +154,12 @@ class Game:
     play_examples: str = ""
     who_opens: str = ""
     outcome_names: Mapping[int, str] = field(default_factory=dict)
+    won_kinds: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    opening_rule: str = ""
     presets: Mapping[str, Mapping[str, bool]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name in ("absent_keys", "outcome_names", "presets"):
+        for name in ("absent_keys", "outcome_names", "won_kinds", "presets"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def __hash__(self) -> int:

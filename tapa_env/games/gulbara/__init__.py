@@ -70,5 +70,7 @@ GAME = Game(
         "the opening plays plainly, four moves and no climb (G5), so all 21 rolls open."
     ),
     outcome_names={1: "single game", 2: "double game (mars: the loser bore off none)"},
+    won_kinds={1: ("single",), 2: ("mars",)},
+    opening_rule="G2",
 )
 """Gulbara's entry in the registry (:mod:`tapa_env.games`)."""

@@ -52,5 +52,7 @@ GAME = Game(
         2: "double game (mars: the loser bore off none)",
         3: "backgammon",
     },
+    won_kinds={1: ("single",), 2: ("mars",), 3: ("backgammon",)},
+    opening_rule="T2",
 )
 """Tabla's entry in the registry (:mod:`tapa_env.games`)."""

@@ -50,5 +50,7 @@ GAME = Game(
         1: "single game",
         2: "double game (gammon or mother)",
     },
+    won_kinds={1: ("single",), 2: ("gammon", "mother")},
+    opening_rule="R2",
 )
 """Tapa's entry in the registry (:mod:`tapa_env.games`)."""
