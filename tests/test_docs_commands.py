@@ -158,7 +158,11 @@ def split(step: str) -> tuple[dict[str, str], list[str]]:
 
 
 def environment(settings: dict[str, str] | None = None) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(settings or {})}
+    """The environment of a documented command: this one's, without a terminal's size (a
+    test worker may carry one), so that play.py lays out its plays as the documents show
+    them, at its width without a terminal."""
+    inherited = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    return {**inherited, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", **(settings or {})}
 
 
 def run(step: str, folder: Path, stdin: str = "", timeout: float = 1800):
