@@ -10,6 +10,11 @@ Rule numbers (R3 ... R10) refer to docs/rules.md.
 
 from __future__ import annotations
 
+try:
+    import reference_search as search
+except ImportError:  # tests/ imported as a package
+    from tests import reference_search as search
+
 MOVER_START = 24  # the mover's starting point (its mother's point)
 OPP_START = 1  # the opponent's starting point, in the mover's numbering
 
@@ -23,18 +28,6 @@ def _copy(position: dict) -> dict:
         "own_off": position["own_off"],
         "opp_off": position["opp_off"],
     }
-
-
-def _key(position: dict) -> tuple:
-    """A hashable form of a position, to remove duplicate afterstates."""
-    return (
-        tuple(position["own"]),
-        tuple(position["opp"]),
-        tuple(sorted(position["own_pinned"])),
-        tuple(sorted(position["opp_pinned"])),
-        position["own_off"],
-        position["opp_off"],
-    )
 
 
 def reference_outcome(position: dict) -> tuple[int, int] | None:
@@ -68,10 +61,6 @@ def _is_open(position: dict, point: int) -> bool:
     return point not in position["own_pinned"]
 
 
-def _highest_occupied(position: dict) -> int:
-    return max(p for p in range(1, 25) if position["own"][p - 1] > 0)
-
-
 def _may_bear_off(position: dict) -> bool:
     """R7: all 15 checkers home (points 1-6) or off, and none of them pinned."""
     all_home = sum(position["own"][6:]) == 0
@@ -81,29 +70,20 @@ def _may_bear_off(position: dict) -> bool:
 def _single_moves(position: dict, die: int) -> list[dict]:
     """Every position reachable by moving one mover checker by ``die`` pips."""
     results = []
-    for point in range(1, 25):
-        if position["own"][point - 1] == 0:
-            continue
+    # R7: bear off with an exact die, or with a larger die from the highest point.
+    for point, target in search.checker_steps(position["own"], die, _may_bear_off(position)):
         # R5: a pinned checker cannot move (it is alone on its point, under the pinner).
         if point in position["own_pinned"]:
             continue
-        target = point - die
-        if target >= 1:
-            if not _is_open(position, target):
-                continue
-        else:
-            # R7: bear off with an exact die, or with a larger die from the highest point.
-            if not _may_bear_off(position):
-                continue
-            if target < 0 and point != _highest_occupied(position):
-                continue
+        if target != search.OFF and not _is_open(position, target):
+            continue
         after = _copy(position)
         after["own"][point - 1] -= 1
         # R5: when the last mover checker leaves a point, the opponent checker it pinned
         # there is free again.
         if after["own"][point - 1] == 0 and point in after["opp_pinned"]:
             after["opp_pinned"].remove(point)
-        if target >= 1:
+        if target != search.OFF:
             # R5: landing on a lone unpinned opponent checker pins it (if it is already
             # pinned, it is pinned by us: the point is ours).
             if after["opp"][target - 1] == 1 and target not in after["opp_pinned"]:
@@ -115,47 +95,17 @@ def _single_moves(position: dict, die: int) -> list[dict]:
     return results
 
 
-def _plays(position: dict, dice: list[int], ended: dict | None, used: list[int], out: list):
-    """Depth-first search over one order of the dice.
-
-    Appends (result, dice used) for every play that stops because the dice are used up or
-    the next die cannot be played. ``ended`` is the position at the moment the game ended
-    part-way, if it did: later moves are still searched so that R6 judges the play's full
-    length "as if the game went on", but they do not change the play's result.
-    """
-    moves = _single_moves(position, dice[0]) if dice else []
-    if not moves:
-        out.append((ended if ended is not None else position, used))
-        return
-    for after in moves:
-        # The game can end after every single checker move (R6, R8-R10).
-        now_ended = ended
-        if now_ended is None and reference_outcome(after) is not None:
-            now_ended = after
-        _plays(after, dice[1:], now_ended, used + [dice[0]], out)
+def _finished(position: dict) -> bool:
+    """The game can end after every single checker move (R6, R8-R10)."""
+    return reference_outcome(position) is not None
 
 
 def reference_afterstates(position: dict, dice: tuple[int, int]) -> list[dict]:
     """Every distinct legal afterstate of ``position`` for ``dice``, in the mover's frame.
 
-    Returns ``[copy of position]`` when the mover must pass (R12).
+    R6: a play uses as many dice as possible, the larger die when only one of a non-double
+    can be played; a play judged "as if the game went on" past a move that ends the game
+    stops there. Returns ``[copy of position]`` when the mover must pass (R12).
     """
-    a, b = dice
-    orders = [[a] * 4] if a == b else [[a, b], [b, a]]
-    plays: list[tuple[dict, list[int]]] = []
-    for order in orders:
-        _plays(position, order, None, [], plays)
-    # R6: play as many dice as possible.
-    most = max(len(used) for _, used in plays)
-    if most == 0:
-        return [_copy(position)]
-    plays = [(result, used) for result, used in plays if len(used) == most]
-    # R6: if only one die of a non-double can be played, the larger one when it can be.
-    if a != b and most == 1:
-        larger = max(a, b)
-        if any(used == [larger] for _, used in plays):
-            plays = [(result, used) for result, used in plays if used == [larger]]
-    unique: dict[tuple, dict] = {}
-    for result, _ in plays:
-        unique.setdefault(_key(result), _copy(result))
-    return list(unique.values())
+    afterstates, _ = search.legal_plays(position, dice, _single_moves, _copy, finished=_finished)
+    return afterstates

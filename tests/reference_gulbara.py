@@ -32,7 +32,10 @@ Rule numbers (G3 ... G10) refer to docs/rules.md.
 
 from __future__ import annotations
 
-import json
+try:
+    import reference_search as search
+except ImportError:  # tests/ imported as a package
+    from tests import reference_search as search
 
 CHECKERS = 15
 OPENING_TURNS = 3  # G5: the first three turns play a double as in backgammon
@@ -57,35 +60,14 @@ def initial() -> dict:
     }
 
 
+BOARD_FIELDS = ("own", "opp", "own_off", "opp_off")
+BOOKKEEPING_FIELDS = ("next", "climb", "climb_dice", "handed", "own_turns", "opp_turns")
+
+
 def _copy(position: dict) -> dict:
-    return {
-        "game": "gulbara",
-        "own": list(position["own"]),
-        "opp": list(position["opp"]),
-        "own_off": position["own_off"],
-        "opp_off": position["opp_off"],
-        "next": position["next"],
-        "climb": position["climb"],
-        "climb_dice": position["climb_dice"],
-        "handed": bool(position["handed"]),
-        "own_turns": position["own_turns"],
-        "opp_turns": position["opp_turns"],
-    }
-
-
-def _board_key(position: dict) -> tuple:
-    """A hashable form of the checkers alone (the bookkeeping is set after the play)."""
-    return (
-        tuple(position["own"]),
-        tuple(position["opp"]),
-        position["own_off"],
-        position["opp_off"],
-    )
-
-
-def _sort_key(position: dict) -> str:
-    """The order of the returned afterstates: their JSON text with sorted keys."""
-    return json.dumps(position, sort_keys=True)
+    after = search.copy_fields(position, "gulbara", BOARD_FIELDS + BOOKKEEPING_FIELDS)
+    after["handed"] = bool(position["handed"])
+    return after
 
 
 def other_frame_point(point: int) -> int:
@@ -160,30 +142,17 @@ def _may_bear_off(position: dict) -> bool:
     return sum(position["own"][6:24]) == 0
 
 
-def _highest_occupied(position: dict) -> int:
-    return max(p for p in range(1, 25) if position["own"][p - 1] > 0)
-
-
 def _single_moves(position: dict, die: int, rules: dict) -> list[dict]:
     """Every position reachable by moving one mover checker by ``die`` pips."""
     results = []
-    for point in range(1, 25):
-        if position["own"][point - 1] == 0:
+    # G8: bear off with the exact die, or with a larger die from the highest point.
+    for point, target in search.checker_steps(position["own"], die, _may_bear_off(position)):
+        # G4: a point holding any opponent checker is closed; nobody is hit.
+        if target != search.OFF and position["opp"][target - 1] > 0:
             continue
-        target = point - die
-        if target >= 1:
-            # G4: a point holding any opponent checker is closed; nobody is hit.
-            if position["opp"][target - 1] > 0:
-                continue
-        else:
-            # G8: bear off with the exact die, or with a larger die from the highest point.
-            if not _may_bear_off(position):
-                continue
-            if target < 0 and point != _highest_occupied(position):
-                continue
         after = _copy(position)
         after["own"][point - 1] -= 1
-        if target >= 1:
+        if target != search.OFF:
             after["own"][target - 1] += 1
         else:
             after["own_off"] += 1
@@ -195,29 +164,6 @@ def _single_moves(position: dict, die: int, rules: dict) -> list[dict]:
     return results
 
 
-def _plays(
-    position: dict, dice: list[int], used: list[int], rules: dict, out: list, seen: set
-) -> None:
-    """Depth-first search over one order of the dice.
-
-    Appends (result, dice used) for every play that stops because the dice are used up or
-    the next die cannot be played. A checker that takes several dice in a row is simply
-    several single moves, so every point in between must be open (G3). ``seen`` holds the
-    (position, dice used) pairs already searched: the same position with the same dice
-    left has the same continuations, so it is searched once.
-    """
-    state = (_board_key(position), len(used))
-    if state in seen:
-        return
-    seen.add(state)
-    moves = _single_moves(position, dice[0], rules) if dice else []
-    if not moves:
-        out.append((position, used))
-        return
-    for after in moves:
-        _plays(after, dice[1:], used + [dice[0]], rules, out, seen)
-
-
 def _legal_plays(position: dict, a: int, b: int, count: int, rules: dict) -> tuple[list, int]:
     """The distinct results of the plays of dice ``a``, ``b`` that use as many dice as
     possible (G3, G5, T6), and that number of dice.
@@ -225,22 +171,14 @@ def _legal_plays(position: dict, a: int, b: int, count: int, rules: dict) -> tup
     A double ``a == b`` is ``count`` moves of ``a`` (four, or what is left of a handed
     double); a non-double is played in either order. When only one die of a non-double can
     be played, it must be the larger one if that one can be played (T6, for the non-doubles
-    that G3 plays as in backgammon).
+    that G3 plays as in backgammon). A checker that takes several dice in a row is simply
+    several single moves, so every point in between must be open (G3).
     """
-    orders = [[a] * count] if a == b else [[a, b], [b, a]]
-    plays: list[tuple[dict, list[int]]] = []
-    for order in orders:
-        _plays(position, order, [], rules, plays, set())
-    most = max(len(used) for _, used in plays)
-    plays = [(result, used) for result, used in plays if len(used) == most]
-    if a != b and most == 1:
-        larger = max(a, b)
-        if any(used == [larger] for _, used in plays):
-            plays = [(result, used) for result, used in plays if used == [larger]]
-    unique: dict[tuple, dict] = {}
-    for result, _ in plays:
-        unique.setdefault(_board_key(result), _copy(result))
-    return list(unique.values()), most
+
+    def moves(after: dict, die: int) -> list[dict]:
+        return _single_moves(after, die, rules)
+
+    return search.legal_plays(position, (a, b), moves, _copy, count=count)
 
 
 def _set_next(after: dict, next_side: str, climb: int, climb_dice: int, handed: bool) -> None:
@@ -328,7 +266,4 @@ def afterstates(position: dict, dice: tuple[int, int], rules: dict | None = None
         if after["own_off"] == CHECKERS:
             _set_next(after, "opp", 0, 0, False)
 
-    unique: dict[str, dict] = {}
-    for after in results:
-        unique.setdefault(_sort_key(after), after)
-    return [unique[k] for k in sorted(unique)]
+    return search.distinct_in_text_order(results)

@@ -19,7 +19,10 @@ Rule numbers (T3 ... T10) refer to docs/rules.md.
 
 from __future__ import annotations
 
-import json
+try:
+    import reference_search as search
+except ImportError:  # tests/ imported as a package
+    from tests import reference_search as search
 
 CHECKERS = 15
 
@@ -39,33 +42,11 @@ def initial() -> dict:
     }
 
 
+FIELDS = ("own", "opp", "own_bar", "opp_bar", "own_off", "opp_off")
+
+
 def _copy(position: dict) -> dict:
-    return {
-        "game": "tabla",
-        "own": list(position["own"]),
-        "opp": list(position["opp"]),
-        "own_bar": position["own_bar"],
-        "opp_bar": position["opp_bar"],
-        "own_off": position["own_off"],
-        "opp_off": position["opp_off"],
-    }
-
-
-def _key(position: dict) -> tuple:
-    """A hashable form of a position, to remove duplicates."""
-    return (
-        tuple(position["own"]),
-        tuple(position["opp"]),
-        position["own_bar"],
-        position["opp_bar"],
-        position["own_off"],
-        position["opp_off"],
-    )
-
-
-def _sort_key(position: dict) -> str:
-    """The order of the returned afterstates: their JSON text with sorted keys."""
-    return json.dumps(position, sort_keys=True)
+    return search.copy_fields(position, "tabla", FIELDS)
 
 
 def flip(position: dict) -> dict:
@@ -127,10 +108,6 @@ def _may_bear_off(position: dict) -> bool:
     return position["own_bar"] == 0 and sum(position["own"][6:24]) == 0
 
 
-def _highest_occupied(position: dict) -> int:
-    return max(p for p in range(1, 25) if position["own"][p - 1] > 0)
-
-
 def _single_moves(position: dict, die: int) -> list[dict]:
     """Every position reachable by moving one mover checker by ``die`` pips."""
     # T5: with checkers on the bar, the only move is entering one on point 25 - die.
@@ -143,48 +120,18 @@ def _single_moves(position: dict, die: int) -> list[dict]:
         _land(after, target)
         return [after]
     results = []
-    for point in range(1, 25):
-        if position["own"][point - 1] == 0:
+    # T7: bear off with the exact die, or with a larger die from the highest point.
+    for point, target in search.checker_steps(position["own"], die, _may_bear_off(position)):
+        if target != search.OFF and not _is_open(position, target):
             continue
-        target = point - die
-        if target >= 1:
-            if not _is_open(position, target):
-                continue
-        else:
-            # T7: bear off with the exact die, or with a larger die from the highest point.
-            if not _may_bear_off(position):
-                continue
-            if target < 0 and point != _highest_occupied(position):
-                continue
         after = _copy(position)
         after["own"][point - 1] -= 1
-        if target >= 1:
+        if target != search.OFF:
             _land(after, target)
         else:
             after["own_off"] += 1
         results.append(after)
     return results
-
-
-def _plays(position: dict, dice: list[int], used: list[int], out: list, seen: set) -> None:
-    """Depth-first search over one order of the dice.
-
-    Appends (result, dice used) for every play that stops because the dice are used up or
-    the next die cannot be played. A checker that takes several dice in a row is simply
-    several single moves, so it stops (and hits) on every point in between (T3, T4).
-    ``seen`` holds the (position, dice used) pairs already searched: the same position with
-    the same dice left has the same continuations, so it is searched once.
-    """
-    state = (_key(position), len(used))
-    if state in seen:
-        return
-    seen.add(state)
-    moves = _single_moves(position, dice[0]) if dice else []
-    if not moves:
-        out.append((position, used))
-        return
-    for after in moves:
-        _plays(after, dice[1:], used + [dice[0]], out, seen)
 
 
 def afterstates(position: dict, dice: tuple[int, int], rules: dict | None = None) -> list[dict]:
@@ -196,22 +143,10 @@ def afterstates(position: dict, dice: tuple[int, int], rules: dict | None = None
     a, b = dice
     if not (1 <= a <= 6 and 1 <= b <= 6):
         raise ValueError(f"dice out of range: {dice!r}")
-    # T3: a double is four moves; a non-double is played in either order.
-    orders = [[a] * 4] if a == b else [[a, b], [b, a]]
-    plays: list[tuple[dict, list[int]]] = []
-    for order in orders:
-        _plays(position, order, [], plays, set())
-    # T6: play as many dice as possible.
-    most = max(len(used) for _, used in plays)
-    if most == 0:
-        return [_copy(position)]  # T10: pass
-    plays = [(result, used) for result, used in plays if len(used) == most]
-    # T6: if only one die of a non-double can be played, the larger one when it can be.
-    if a != b and most == 1:
-        larger = max(a, b)
-        if any(used == [larger] for _, used in plays):
-            plays = [(result, used) for result, used in plays if used == [larger]]
-    unique: dict[tuple, dict] = {}
-    for result, _ in plays:
-        unique.setdefault(_key(result), _copy(result))
-    return sorted(unique.values(), key=_sort_key)
+    # T3: a double is four moves; a non-double is played in either order. A checker that
+    # takes several dice in a row is simply several single moves, so it stops (and hits) on
+    # every point in between (T3, T4). T6: play as many dice as possible, the larger die
+    # when only one die of a non-double can be played. T10: a pass leaves a copy of the
+    # position.
+    results, _ = search.legal_plays(position, dice, _single_moves, _copy)
+    return search.distinct_in_text_order(results)
