@@ -48,7 +48,7 @@ def generate_afterstates(
         rules: the game's rule choices, which also say the game (:class:`tapa_env.Rules`
             for Tapa, :class:`tapa_env.TablaRules`, :class:`tapa_env.GulbaraRules`); ``None``
             with ``game``: that game's defaults.
-        game: ``"tapa"``, ``"tabla"`` or ``"gulbara"``, when ``rules`` is ``None`` (or to
+        game: a name of :data:`tapa_env.games.GAMES`, when ``rules`` is ``None`` (or to
             check that ``rules`` are that game's).
         threads: split the batch over this many threads (the kernel releases the GIL);
             ``0`` means one per core.

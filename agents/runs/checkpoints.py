@@ -69,17 +69,22 @@ class CheckpointKind:
         that is missing or does not match, an unknown encoding, fields that do not build
         the network, or weights that are not all finite."""
         path = Path(path)
+        content = self.load(path)
+        self.check(path, content)
+        return content
+
+    def load(self, path: Path) -> Any:
+        """What ``torch.load`` reads from ``path``, tensors and plain values only, not yet
+        checked; :attr:`error` in one line for a file it cannot read (:meth:`unreadable`)."""
         check_regular_file(path, self.error)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
                 import torch
 
-                content = torch.load(path, map_location="cpu", weights_only=True)
+                return torch.load(path, map_location="cpu", weights_only=True)
         except Exception as error:  # torch.load has no one error type for a file it cannot read
             raise self.error(self.unreadable(path, error)) from None
-        self.check(path, content)
-        return content
 
     def unreadable(self, path: Path, error: Exception) -> str:
         """One line on why ``torch.load`` could not read ``path``."""

@@ -33,7 +33,6 @@ import os
 import shlex
 import sys
 import tempfile
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,7 @@ from tapa_env.games import DEFAULT_GAME
 
 from ..errors import PlayerSpecError
 from .checksums import CHECKSUM, UPGRADE_COMMAND, with_checksum
-from .files import WriteError, check_regular_file, first_line
+from .files import WriteError, first_line
 
 SUFFIX = ".upgraded"
 """What the default name of the copy adds before the file's extension."""
@@ -78,16 +77,10 @@ def checkpoint_upgrade(kind: Any, path: Path, what: str) -> Upgrade:
     Raises ``kind.error`` in one line naming the problem: a file that is not one, another
     format version, a checksum that does not match (a damaged file, not an old one), an
     unknown encoding, fields that do not build the network, weights not all finite."""
-    path = Path(path)
-    check_regular_file(path, kind.error)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # notes on pickle protocols
-            import torch
+    import torch
 
-            content = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch.load has no one error type for a file it cannot read
-        raise kind.error(kind.unreadable(path, error)) from None
+    path = Path(path)
+    content = kind.load(path)
     if not isinstance(content, dict) or content.get(CHECKSUM) is not None:
         kind.check(path, content)  # a foreign file, or one that has its checksum
         return Upgrade(what, str(content.get("game", DEFAULT_GAME)), None)
