@@ -83,6 +83,7 @@ class CheckerMoves:
         self._words = np.zeros((count, 4), dtype=np.int64)
         self._turns = np.zeros((count, 4), dtype=np.int64)
         self._larger_only = np.zeros(count, dtype=np.bool_)
+        self._preferred_only = np.zeros(count, dtype=np.bool_)
         self._fields = np.zeros((count, TURN_FIELDS), dtype=np.int64)
         self._masks = np.zeros((count, move_actions(self.game)), dtype=np.bool_)
 
@@ -94,14 +95,15 @@ class CheckerMoves:
         dice = np.ascontiguousarray(dice, dtype=np.int64)
         dispatch.begin(
             rows, dice, which, self.flags, self._code, self._start_rows, self._words,
-            self._turns, self.dice_left, self.needed, self._larger_only, self._fields, self.rows,
+            self._turns, self.dice_left, self.needed, self._larger_only, self._preferred_only,
+            self._fields, self.rows,
         )  # fmt: skip
         self._update_masks(which)
 
     def _update_masks(self, which: np.ndarray) -> None:
         dispatch.masks(
             which, self._code, self._words, self._turns, self.dice_left, self.needed,
-            self._larger_only, self._masks,
+            self._larger_only, self._preferred_only, self._masks,
         )  # fmt: skip
 
     @property
@@ -153,7 +155,7 @@ class CheckerMoves:
 
     _STATE = (
         "rows", "dice_left", "needed", "_start_rows", "_words", "_turns", "_larger_only",
-        "_fields", "_masks",
+        "_preferred_only", "_fields", "_masks",
     )  # fmt: skip
 
     def get_state(self) -> dict:
@@ -165,6 +167,10 @@ class CheckerMoves:
         for name in self._STATE:
             if name == "_fields" and "fields" not in state:
                 continue  # saved before Gulbara: Tapa's turns have no such columns
+            if name == "_preferred_only" and "preferred_only" not in state:
+                mine = getattr(self, name)
+                mine[:] = False  # saved before Fevga: no rule picked among the plays
+                continue
             saved = np.asarray(state[name.lstrip("_")])
             mine = getattr(self, name)
             if saved.shape != mine.shape:

@@ -79,6 +79,18 @@ def write_counts(out, index, low, high):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
+def occupied_points(low, high):
+    """The points the counts ``low``, ``high`` hold a checker on."""
+    occupied = 0
+    for p in range(HALF):
+        if (low >> (4 * p)) & 15:
+            occupied |= 1 << p
+        if (high >> (4 * p)) & 15:
+            occupied |= 1 << (p + HALF)
+    return occupied
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
 def forward_sources(occupied, movable, open_points, die, may_bear_off):
     """The points of ``movable`` (a subset of the mover's ``occupied`` points) whose checker
     may move ``die`` pips toward point 1: onto a point of ``open_points``, or off the board.

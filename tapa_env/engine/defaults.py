@@ -42,3 +42,28 @@ def turn_columns(row, dice, longest, flags, fields):
 @nb.njit(cache=True, nogil=True, inline="always")
 def write_turn(out, index, fields, low, high, extra):
     """A row that says nothing of whose turn comes next has nothing to write."""
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def records_prefixes(turn):
+    """Every play is a maximal sequence of legal checker moves: no rule judges a play by the
+    position it ends on, so a play that could go on is never one of its own."""
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def accepts(low, high, extra, occupied, turn):
+    """Every position a play ends on is allowed."""
+    return True
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def has_preference(turn):
+    """No rule picks among the longest plays beyond the dice."""
+    return False
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def prefers(low, high, extra, occupied, turn):
+    """No afterstate is preferred to another."""
+    return True

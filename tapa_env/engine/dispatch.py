@@ -1,6 +1,6 @@
 """The engine's compiled entry points, one specialization a game, chosen by its integer code.
 
-Each entry takes the game's code (0 Tapa, 1 Tabla, 2 Gulbara: the registry's,
+Each entry takes the game's code (0 Tapa, 1 Tabla, 2 Gulbara, 3 Fevga: the registry's,
 :mod:`tapa_env.games`) as an ordinary argument and calls the generic kernel
 (:mod:`tapa_env.engine.search`, :mod:`tapa_env.engine.turns`) with that code as a constant.
 Numba types a constant as a literal and compiles the kernel, with the hook switches inlined in
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numba as nb
 
 from . import search, turns
-from .hooks import GULBARA, TABLA, TAPA
+from .hooks import FEVGA, GULBARA, TABLA, TAPA
 
 
 @nb.njit(cache=True, nogil=True)
@@ -32,41 +32,59 @@ def generate_batch(rows, dice, flags, game):
         return search.generate_batch(rows, dice, flags, TAPA)
     if game == TABLA:
         return search.generate_batch(rows, dice, flags, TABLA)
-    return search.generate_batch(rows, dice, flags, GULBARA)
+    if game == GULBARA:
+        return search.generate_batch(rows, dice, flags, GULBARA)
+    return search.generate_batch(rows, dice, flags, FEVGA)
 
 
 @nb.njit(cache=True, nogil=True)
 def begin(
     rows, dice, which, flags, game, start_rows, words, turn_masks, dice_left, needed,
-    larger_only, fields, out_rows,
+    larger_only, preferred_only, fields, out_rows,
 ):  # fmt: skip
     """:func:`tapa_env.engine.turns.begin` compiled for the game of code ``game``."""
     if game == TAPA:
         turns.begin(
             rows, dice, which, flags, TAPA, start_rows, words, turn_masks, dice_left, needed,
-            larger_only, fields, out_rows,
+            larger_only, preferred_only, fields, out_rows,
         )  # fmt: skip
     elif game == TABLA:
         turns.begin(
             rows, dice, which, flags, TABLA, start_rows, words, turn_masks, dice_left, needed,
-            larger_only, fields, out_rows,
+            larger_only, preferred_only, fields, out_rows,
+        )  # fmt: skip
+    elif game == GULBARA:
+        turns.begin(
+            rows, dice, which, flags, GULBARA, start_rows, words, turn_masks, dice_left,
+            needed, larger_only, preferred_only, fields, out_rows,
         )  # fmt: skip
     else:
         turns.begin(
-            rows, dice, which, flags, GULBARA, start_rows, words, turn_masks, dice_left,
-            needed, larger_only, fields, out_rows,
+            rows, dice, which, flags, FEVGA, start_rows, words, turn_masks, dice_left,
+            needed, larger_only, preferred_only, fields, out_rows,
         )  # fmt: skip
 
 
 @nb.njit(cache=True, nogil=True)
-def masks(which, game, words, turn_masks, dice_left, needed, larger_only, out):
+def masks(which, game, words, turn_masks, dice_left, needed, larger_only, preferred_only, out):
     """:func:`tapa_env.engine.turns.masks` compiled for the game of code ``game``."""
     if game == TAPA:
-        turns.masks(which, TAPA, words, turn_masks, dice_left, needed, larger_only, out)
+        turns.masks(
+            which, TAPA, words, turn_masks, dice_left, needed, larger_only, preferred_only, out
+        )
     elif game == TABLA:
-        turns.masks(which, TABLA, words, turn_masks, dice_left, needed, larger_only, out)
+        turns.masks(
+            which, TABLA, words, turn_masks, dice_left, needed, larger_only, preferred_only, out
+        )
+    elif game == GULBARA:
+        turns.masks(
+            which, GULBARA, words, turn_masks, dice_left, needed, larger_only, preferred_only,
+            out,
+        )  # fmt: skip
     else:
-        turns.masks(which, GULBARA, words, turn_masks, dice_left, needed, larger_only, out)
+        turns.masks(
+            which, FEVGA, words, turn_masks, dice_left, needed, larger_only, preferred_only, out
+        )
 
 
 @nb.njit(cache=True, nogil=True)
@@ -85,8 +103,13 @@ def apply(
             actions, which, flags, TABLA, start_rows, words, turn_masks, dice_left, needed,
             fields, rows, done,
         )  # fmt: skip
-    else:
+    elif game == GULBARA:
         turns.apply(
             actions, which, flags, GULBARA, start_rows, words, turn_masks, dice_left, needed,
+            fields, rows, done,
+        )  # fmt: skip
+    else:
+        turns.apply(
+            actions, which, flags, FEVGA, start_rows, words, turn_masks, dice_left, needed,
             fields, rows, done,
         )  # fmt: skip

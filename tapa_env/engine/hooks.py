@@ -37,6 +37,14 @@ hook                   what it says
 ``turn_columns``       the columns a complete play's afterstates take besides the board
                        (whose turn comes next), from the dice the play uses
 ``write_turn``         write those columns into a finished afterstate
+``records_prefixes``   whether a rule judges a play by where it ends, so that a play
+                       stopping before its dice are used may be a legal one (Fevga's F6)
+``accepts``            whether a play may end on a state (asked only under
+                       ``records_prefixes``)
+``has_preference``     whether a rule picks among the longest plays (Fevga's trap, F7)
+``prefers``            whether that rule picks an afterstate (asked only under
+                       ``has_preference``): when any longest play's afterstate is picked,
+                       only those are legal
 =====================  ====================================================================
 """
 
@@ -44,14 +52,16 @@ from __future__ import annotations
 
 import numba as nb
 
+from ..games.fevga import kernels as fevga
 from ..games.gulbara import kernels as gulbara
 from ..games.tabla import kernels as tabla
 from ..games.tapa import kernels as tapa
 
-# The codes of the registry (tapa_env.games): Fevga is to be code 3.
+# The codes of the registry (tapa_env.games).
 TAPA = 0
 TABLA = 1
 GULBARA = 2
+FEVGA = 3
 
 
 @nb.njit(cache=True, nogil=True)
@@ -60,7 +70,9 @@ def turn_state(game, row, flags, turn):
         return tapa.turn_state(row, flags, turn)
     if game == TABLA:
         return tabla.turn_state(row, flags, turn)
-    return gulbara.turn_state(row, flags, turn)
+    if game == GULBARA:
+        return gulbara.turn_state(row, flags, turn)
+    return fevga.turn_state(row, flags, turn)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -69,7 +81,9 @@ def dice_to_play(game, row, doubles):
         return tapa.dice_to_play(row, doubles)
     if game == TABLA:
         return tabla.dice_to_play(row, doubles)
-    return gulbara.dice_to_play(row, doubles)
+    if game == GULBARA:
+        return gulbara.dice_to_play(row, doubles)
+    return fevga.dice_to_play(row, doubles)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -78,7 +92,9 @@ def legal_sources(game, low, high, extra, occupied, die, turn):
         return tapa.legal_sources(low, high, extra, occupied, die, turn)
     if game == TABLA:
         return tabla.legal_sources(low, high, extra, occupied, die, turn)
-    return gulbara.legal_sources(low, high, extra, occupied, die, turn)
+    if game == GULBARA:
+        return gulbara.legal_sources(low, high, extra, occupied, die, turn)
+    return fevga.legal_sources(low, high, extra, occupied, die, turn)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -87,7 +103,9 @@ def move(game, low, high, extra, occupied, source, die, turn):
         return tapa.move(low, high, extra, occupied, source, die, turn)
     if game == TABLA:
         return tabla.move(low, high, extra, occupied, source, die, turn)
-    return gulbara.move(low, high, extra, occupied, source, die, turn)
+    if game == GULBARA:
+        return gulbara.move(low, high, extra, occupied, source, die, turn)
+    return fevga.move(low, high, extra, occupied, source, die, turn)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -96,7 +114,9 @@ def in_order(game, doubles, turn):
         return tapa.in_order(doubles, turn)
     if game == TABLA:
         return tabla.in_order(doubles, turn)
-    return gulbara.in_order(doubles, turn)
+    if game == GULBARA:
+        return gulbara.in_order(doubles, turn)
+    return fevga.in_order(doubles, turn)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -105,7 +125,9 @@ def checks_each_move(game, flags):
         return tapa.checks_each_move(flags)
     if game == TABLA:
         return tabla.checks_each_move(flags)
-    return gulbara.checks_each_move(flags)
+    if game == GULBARA:
+        return gulbara.checks_each_move(flags)
+    return fevga.checks_each_move(flags)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -114,7 +136,9 @@ def ends_out_of_order(game, turn, flags):
         return tapa.ends_out_of_order(turn, flags)
     if game == TABLA:
         return tabla.ends_out_of_order(turn, flags)
-    return gulbara.ends_out_of_order(turn, flags)
+    if game == GULBARA:
+        return gulbara.ends_out_of_order(turn, flags)
+    return fevga.ends_out_of_order(turn, flags)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -123,7 +147,9 @@ def game_ended(game, low, high, extra, occupied, turn, flags):
         return tapa.game_ended(low, high, extra, occupied, turn, flags)
     if game == TABLA:
         return tabla.game_ended(low, high, extra, occupied, turn, flags)
-    return gulbara.game_ended(low, high, extra, occupied, turn, flags)
+    if game == GULBARA:
+        return gulbara.game_ended(low, high, extra, occupied, turn, flags)
+    return fevga.game_ended(low, high, extra, occupied, turn, flags)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -132,8 +158,10 @@ def write_afterstate(game, out, index, row, low, high, extra):
         tapa.write_afterstate(out, index, row, low, high, extra)
     elif game == TABLA:
         tabla.write_afterstate(out, index, row, low, high, extra)
-    else:
+    elif game == GULBARA:
         gulbara.write_afterstate(out, index, row, low, high, extra)
+    else:
+        fevga.write_afterstate(out, index, row, low, high, extra)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -142,8 +170,10 @@ def turn_columns(game, row, dice, longest, flags, fields):
         tapa.turn_columns(row, dice, longest, flags, fields)
     elif game == TABLA:
         tabla.turn_columns(row, dice, longest, flags, fields)
-    else:
+    elif game == GULBARA:
         gulbara.turn_columns(row, dice, longest, flags, fields)
+    else:
+        fevga.turn_columns(row, dice, longest, flags, fields)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -152,5 +182,51 @@ def write_turn(game, out, index, fields, low, high, extra):
         tapa.write_turn(out, index, fields, low, high, extra)
     elif game == TABLA:
         tabla.write_turn(out, index, fields, low, high, extra)
-    else:
+    elif game == GULBARA:
         gulbara.write_turn(out, index, fields, low, high, extra)
+    else:
+        fevga.write_turn(out, index, fields, low, high, extra)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def records_prefixes(game, turn):
+    if game == TAPA:
+        return tapa.records_prefixes(turn)
+    if game == TABLA:
+        return tabla.records_prefixes(turn)
+    if game == GULBARA:
+        return gulbara.records_prefixes(turn)
+    return fevga.records_prefixes(turn)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def accepts(game, low, high, extra, occupied, turn):
+    if game == TAPA:
+        return tapa.accepts(low, high, extra, occupied, turn)
+    if game == TABLA:
+        return tabla.accepts(low, high, extra, occupied, turn)
+    if game == GULBARA:
+        return gulbara.accepts(low, high, extra, occupied, turn)
+    return fevga.accepts(low, high, extra, occupied, turn)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def has_preference(game, turn):
+    if game == TAPA:
+        return tapa.has_preference(turn)
+    if game == TABLA:
+        return tabla.has_preference(turn)
+    if game == GULBARA:
+        return gulbara.has_preference(turn)
+    return fevga.has_preference(turn)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def prefers(game, low, high, extra, occupied, turn):
+    if game == TAPA:
+        return tapa.prefers(low, high, extra, occupied, turn)
+    if game == TABLA:
+        return tabla.prefers(low, high, extra, occupied, turn)
+    if game == GULBARA:
+        return gulbara.prefers(low, high, extra, occupied, turn)
+    return fevga.prefers(low, high, extra, occupied, turn)

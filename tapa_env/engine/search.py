@@ -38,7 +38,7 @@ import numpy as np
 
 from ..layout import ROW_WIDTH
 from . import hooks
-from .bits import BAR, lowest_bit
+from .bits import BAR, lowest_bit, occupied_points
 from .table import clear, new_table, record, surviving_plays
 
 MAX_DICE = 4
@@ -142,6 +142,7 @@ def _search_order(
     """
     check_each_move = hooks.checks_each_move(game, flags)
     ending_out_of_order = ordered and hooks.ends_out_of_order(game, turn, flags)
+    prefixes = hooks.records_prefixes(game, turn)
     level = 0
     entering = True
     while True:
@@ -153,10 +154,21 @@ def _search_order(
                 stack[2, level],
                 stack[3, level],
             )
+            if prefixes:
+                # Every node is a play of its own, judged by where it ends; the pass always
+                # stands, and only the longest plays will survive.
+                if level == 0 or hooks.accepts(game, low, high, extra, occupied, turn):
+                    entries = record(
+                        low, high, extra, level, level == 1 and dice[0] == larger_die, slots,
+                        entry_keys, entry_plays, entries,
+                    )  # fmt: skip
+                    if entries < 0:
+                        return entries
             if level == count:
-                entries = record(
-                    low, high, extra, count, False, slots, entry_keys, entry_plays, entries
-                )
+                if not prefixes:
+                    entries = record(
+                        low, high, extra, count, False, slots, entry_keys, entry_plays, entries
+                    )
                 level -= 1
             else:
                 die = dice[level]
@@ -179,10 +191,11 @@ def _search_order(
                             )  # fmt: skip
                 stack[4, level] = in_order
                 if in_order == 0:
-                    entries = record(
-                        low, high, extra, level, level == 1 and dice[0] == larger_die, slots,
-                        entry_keys, entry_plays, entries,
-                    )  # fmt: skip
+                    if not prefixes:
+                        entries = record(
+                            low, high, extra, level, level == 1 and dice[0] == larger_die,
+                            slots, entry_keys, entry_plays, entries,
+                        )  # fmt: skip
                     level -= 1
         if level < 0 or entries < 0:
             return entries
@@ -211,6 +224,71 @@ def _search_order(
 
 
 @nb.njit(cache=True, nogil=True)
+def search_row(
+    game, row, first, second, flags, slots, entry_keys, entry_plays, order, turn, stack,
+    side_stack,
+):  # fmt: skip
+    """Search every play of the roll ``first``-``second`` from the position ``row`` into the
+    (empty) table; ``turn`` (int64 ``(4,)``) gets the turn's masks.
+
+    Returns ``(entries, longest, larger_only, preferred_only)``: the table's entry count (-1:
+    it is full), the most dice a legal play uses, whether only the larger die's one-die plays
+    are legal, and whether only the afterstates the game prefers are (:func:`survives`).
+    """
+    low, high, extra, occupied = hooks.turn_state(game, row, flags, turn)
+    masks = (turn[0], turn[1], turn[2], turn[3])  # values: no reloads in the search
+    doubles = first == second
+    count = hooks.dice_to_play(game, row, doubles)
+    ordered = hooks.in_order(game, doubles, masks)
+    entries = 0
+    for direction in range(1 if doubles else 2):
+        for k in range(MAX_DICE):
+            order[k] = first
+        if direction == 1:
+            order[0] = second
+        elif not doubles:
+            order[1] = second
+        stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0] = low, high, extra, occupied
+        if entries >= 0:
+            entries = _search_order(
+                game, order, count, ordered, 0 if doubles else max(first, second), masks,
+                flags, slots, entry_keys, entry_plays, entries, stack, side_stack,
+            )  # fmt: skip
+    if entries < 0:
+        return entries, 0, False, False
+    longest, larger_only = surviving_plays(entry_plays, entries, doubles)
+    preferred_only = False
+    if hooks.has_preference(game, masks):
+        for e in range(entries):
+            if _longest_play(entry_plays, e, longest, larger_only) and _preferred(
+                game, entry_keys, e, masks
+            ):
+                preferred_only = True
+                break
+    return entries, longest, larger_only, preferred_only
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _longest_play(entry_plays, e, longest, larger_only):
+    return entry_plays[e, 0] == longest and (entry_plays[e, 1] != 0 or not larger_only)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _preferred(game, entry_keys, e, turn):
+    low, high, extra = entry_keys[e, 0], entry_keys[e, 1], entry_keys[e, 2]
+    return hooks.prefers(game, low, high, extra, occupied_points(low, high), turn)
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def survives(game, entry_keys, entry_plays, e, longest, larger_only, preferred_only, turn):
+    """Whether entry ``e`` is a legal afterstate: one of the longest plays (the larger die's,
+    under ``larger_only``), and one the game prefers under ``preferred_only``."""
+    if not _longest_play(entry_plays, e, longest, larger_only):
+        return False
+    return not preferred_only or _preferred(game, entry_keys, e, turn)
+
+
+@nb.njit(cache=True, nogil=True)
 def generate_batch(rows, dice, flags, game):
     """All afterstates of ``rows`` (B, ROW_WIDTH) int8 under ``dice`` (B, 2) int64, in the
     game of code ``game`` with its rule ``flags`` (int64).
@@ -232,34 +310,19 @@ def generate_batch(rows, dice, flags, game):
     total = 0
     for b in range(batch):
         row = rows[b]
-        low, high, extra, occupied = hooks.turn_state(game, row, flags, turn)
-        masks = (turn[0], turn[1], turn[2], turn[3])  # values: no reloads in the search
-        first = dice[b, 0]
-        second = dice[b, 1]
-        doubles = first == second
-        count = hooks.dice_to_play(game, row, doubles)
-        ordered = hooks.in_order(game, doubles, masks)
-        entries = 0
-        for direction in range(1 if doubles else 2):
-            for k in range(MAX_DICE):
-                order[k] = first
-            if direction == 1:
-                order[0] = second
-            elif not doubles:
-                order[1] = second
-            stack[0, 0], stack[1, 0], stack[2, 0], stack[3, 0] = low, high, extra, occupied
-            if entries >= 0:
-                entries = _search_order(
-                    game, order, count, ordered, 0 if doubles else max(first, second), masks,
-                    flags, slots, entry_keys, entry_plays, entries, stack, side_stack,
-                )  # fmt: skip
+        entries, longest, larger_only, preferred_only = search_row(
+            game, row, dice[b, 0], dice[b, 1], flags, slots, entry_keys, entry_plays, order,
+            turn, stack, side_stack,
+        )  # fmt: skip
         if entries < 0:
             return out[:total], offsets, b
+        masks = (turn[0], turn[1], turn[2], turn[3])
         clear(slots, entry_keys, entries)
-        longest, larger_only = surviving_plays(entry_plays, entries, doubles)
         hooks.turn_columns(game, row, dice[b], longest, flags, fields)
         for e in range(entries):
-            if entry_plays[e, 0] != longest or (larger_only and not entry_plays[e, 1]):
+            if not survives(
+                game, entry_keys, entry_plays, e, longest, larger_only, preferred_only, masks
+            ):
                 continue
             if total >= capacity:
                 capacity *= 2

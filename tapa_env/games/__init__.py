@@ -1,6 +1,6 @@
 """The registry of games: every module of ``tapa_env`` that is not a game's own asks it.
 
-Each game is one package here (``tapa/``, ``tabla/``, ``gulbara/``) that defines a
+Each game is one package here (``tapa/``, ``tabla/``, ``gulbara/``, ``fevga/``) that defines a
 :class:`Game` (:mod:`tapa_env.games.protocol`): its name, its integer code, its rules class
 and presets, what its board has, its texts, and the modules of its package that hold its
 row checks, position format, encodings, results, notation and board lines. Reading the
@@ -8,7 +8,7 @@ registry imports no numba: a game's modules load on first use.
 
 >>> from tapa_env.games import GAMES, game, game_of
 >>> GAMES
-('tapa', 'tabla', 'gulbara')
+('tapa', 'tabla', 'gulbara', 'fevga')
 >>> game("tabla").code, game("tabla").env_id, game("tabla").bar
 (1, 'Tabla-v0', True)
 >>> game_of(game("gulbara").rules()).name
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .fevga import GAME as _FEVGA
 from .gulbara import GAME as _GULBARA
 from .protocol import Game, RuleFlags
 from .tabla import GAME as _TABLA
@@ -48,7 +49,7 @@ __all__ = [
     "rules_of_preset",
 ]
 
-_REGISTERED: tuple[Game, ...] = (_TAPA, _TABLA, _GULBARA)
+_REGISTERED: tuple[Game, ...] = (_TAPA, _TABLA, _GULBARA, _FEVGA)
 _BY_NAME: dict[str, Game] = {entry.name: entry for entry in _REGISTERED}
 _PRESETS: dict[str, Game] = {
     preset: entry for entry in _REGISTERED for preset in entry.presets

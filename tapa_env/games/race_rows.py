@@ -1,10 +1,12 @@
 """What makes a row of a game without pins a position (docs/formats.md), checked for a batch:
-Tabla's and Gulbara's rows, whose third block holds the bars or the turn state.
+Tabla's, Gulbara's and Fevga's rows, whose third block holds the bars, the turn state or
+nothing.
 
-Both games: counts 0 to 15, no point shared by the two colours, at most 15 checkers of a side.
-With a bar (Tabla): the bars hold 0 to 15 and count with the side's checkers; the rest of the
-third block is zero. Without (Gulbara): the turn columns hold what :mod:`tapa_env.layout` says
-and the rest is zero; the game's rows module checks the turn state further.
+Every such game: counts 0 to 15, no point shared by the two colours, at most 15 checkers of a
+side. With a bar (Tabla): the bars hold 0 to 15 and count with the side's checkers; the rest
+of the third block is zero. With a turn state (Gulbara): the turn columns hold what
+:mod:`tapa_env.layout` says and the rest is zero; the game's rows module checks the turn state
+further. With neither (Fevga) the third block is zero.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from ..layout import (
     ROW_WIDTH,
 )
 
+NOTHING, BARS, TURN_STATE = 0, 1, 2
+"""What a row's third block holds, for :func:`first_bad_row`."""
 BAR_COLUMNS = (OWN_BAR, OPP_BAR)
 """The third block's columns a row with a bar uses."""
 TURN_COLUMNS = (NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS)
@@ -41,9 +45,10 @@ TURN_COLUMNS = (NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS)
 
 
 @nb.njit(cache=True, nogil=True)
-def first_bad_row(rows, bar):
-    """Index of the first of the ``(B, ROW_WIDTH)`` int8 rows, with a bar (``bar``) or a turn
-    state, that is not a position (:func:`row_problem` says why), or -1 when every row is one."""
+def first_bad_row(rows, third):
+    """Index of the first of the ``(B, ROW_WIDTH)`` int8 rows whose third block holds
+    ``third`` (:data:`NOTHING`, :data:`BARS` or :data:`TURN_STATE`) that is not a position
+    (:func:`row_problem` says why), or -1 when every row is one."""
     for i in range(rows.shape[0]):
         row = rows[i]
         own_total = 0
@@ -56,13 +61,13 @@ def first_bad_row(rows, bar):
             bad |= (own > 0) & (opp > 0)
             own_total += own
             opp_total += opp
-        if bar:
+        if third == BARS:
             own_bar, opp_bar = row[OWN_BAR], row[OPP_BAR]
             bad |= (own_bar < 0) | (own_bar > CHECKERS) | (opp_bar < 0) | (opp_bar > CHECKERS)
             own_total += own_bar
             opp_total += opp_bar
             first_unused = OPP_BAR + 1
-        else:
+        elif third == TURN_STATE:
             climb, left, handed, next_ = row[CLIMB], row[CLIMB_DICE], row[HANDED], row[NEXT]
             bad |= (next_ != 1) & (next_ != -1)
             bad |= (climb < 0) | (climb > 6) | (left < 0) | (left > 4)
@@ -71,6 +76,8 @@ def first_bad_row(rows, bar):
             for column in (OWN_TURNS, OPP_TURNS):
                 bad |= (row[column] < 0) | (row[column] > COUNTED_TURNS)
             first_unused = OPP_TURNS + 1
+        else:
+            first_unused = PIN
         for column in range(first_unused, ROW_WIDTH):
             bad |= row[column] != 0
         if bad or own_total > CHECKERS or opp_total > CHECKERS:
@@ -87,7 +94,8 @@ def row_problem(
 ) -> str | None:
     """The first way the ``(ROW_WIDTH,)`` row of the game ``name`` is not a position, or
     ``None``; ``landing`` says why the colours never share a point, ``bar`` whether the row has
-    bars, ``turn_problem`` checks its turn state."""
+    bars, ``turn_problem`` checks its turn state (a row with neither keeps its third block
+    zero)."""
     row = row.astype(np.int64)
     own, opp = row[OWN_COLUMNS], row[OPP_COLUMNS]
     for side, counts in (("own", own), ("opp", opp)):
@@ -103,7 +111,7 @@ def row_problem(
                 f"point {index + 1} has {own[index]} mover and {opp[index]} opponent checkers; "
                 f"both colours never share a point in {name} ({landing})"
             )
-    used = BAR_COLUMNS if bar else TURN_COLUMNS
+    used = BAR_COLUMNS if bar else TURN_COLUMNS if turn_problem is not None else ()
     for column in range(PIN, ROW_WIDTH):
         if column not in used and row[column] != 0:
             return f"column {column} is {row[column]}; {name} rows keep it 0"

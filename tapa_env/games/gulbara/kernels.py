@@ -26,7 +26,6 @@ import numpy as np
 
 from ...engine import defaults
 from ...engine.bits import (
-    HALF,
     forward_sources,
     land,
     lift,
@@ -35,6 +34,8 @@ from ...engine.bits import (
     write_counts,
 )
 from ...engine.defaults import checks_each_move, ends_out_of_order
+from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
+from ..same_way import wall_zone, walled
 from ...layout import (
     CLIMB,
     CLIMB_DICE,
@@ -52,7 +53,6 @@ _OPENING_TURNS_EACH_SIDE = 0
 _UNPLAYABLE_TO_OPPONENT = 1
 _SIX_PRIME_NEEDS_CHECKER_AHEAD = 2
 
-_WALL = 6
 _TURN_COLUMNS = 6  # NEXT, CLIMB, CLIMB_DICE, HANDED, OWN_TURNS, OPP_TURNS
 
 
@@ -65,19 +65,7 @@ def turn_state(row, flags, turn):
     for p in range(POINTS):
         if row[OPP + p] == 0:
             open_points |= 1 << p
-    zone = 0
-    if flags[_SIX_PRIME_NEEDS_CHECKER_AHEAD]:
-        # Walls entirely below the opponent's rearmost checker (in its own numbering) have
-        # every opponent checker behind them; a checker borne off is ahead of any wall.
-        rearmost = POINTS + 1
-        on_board = 0
-        for p in range(POINTS):
-            if row[OPP + p]:
-                on_board += row[OPP + p]
-                q = p + 1 + HALF if p < HALF else p + 1 - HALF  # its own point number
-                rearmost = min(rearmost, q)
-        if on_board == 15:
-            zone = (1 << (rearmost - 1)) - 1
+    zone = wall_zone(row) if flags[_SIX_PRIME_NEEDS_CHECKER_AHEAD] else 0
     turn[0] = open_points
     turn[1] = 0
     turn[2] = zone
@@ -95,16 +83,6 @@ def dice_to_play(row, doubles):
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
-def _walled(occupied, zone):
-    """Whether the mover's points ``occupied`` hold six in a row of the opponent's path
-    inside ``zone`` (bits in the opponent's order: its point ``q`` is bit ``q - 1``)."""
-    path = ((occupied >> HALF) | ((occupied & ((1 << HALF) - 1)) << HALF)) & zone
-    for _ in range(_WALL - 1):
-        path &= path >> 1  # a bit stays set where a run of one more point starts
-    return path != 0
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
 def legal_sources(low, high, extra, occupied, die, turn):
     """Bit mask of the points whose mover checker may move ``die`` pips now (G4, G7, G8)."""
     legal = forward_sources(occupied, occupied, turn[0], die, True)
@@ -115,7 +93,7 @@ def legal_sources(low, high, extra, occupied, die, turn):
             source = lowest_bit(candidates)
             candidates &= candidates - 1
             after = move(low, high, extra, occupied, source, die, turn)
-            if _walled(after[3], zone):
+            if walled(after[3], zone):
                 legal &= ~(1 << source)
     return legal
 
@@ -195,6 +173,7 @@ def write_turn(out, index, fields, low, high, extra):
 
 
 __all__ = [
-    "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended", "in_order",
-    "legal_sources", "move", "turn_columns", "turn_state", "write_afterstate", "write_turn",
+    "accepts", "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended",
+    "has_preference", "in_order", "legal_sources", "move", "prefers", "records_prefixes",
+    "turn_columns", "turn_state", "write_afterstate", "write_turn",
 ]  # fmt: skip

@@ -86,7 +86,7 @@ def turn_dice(rows: np.ndarray, dice: np.ndarray) -> np.ndarray:
 def first_bad_row(rows: np.ndarray) -> int:
     """Index of the first of the ``(B, ROW_WIDTH)`` int8 rows that is not a Gulbara position
     (:func:`row_problem` says why), or -1 when every row is one."""
-    return race_rows.first_bad_row(rows, False)
+    return race_rows.first_bad_row(rows, race_rows.TURN_STATE)
 
 
 def row_problem(row: np.ndarray) -> str | None:

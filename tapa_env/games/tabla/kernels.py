@@ -30,6 +30,7 @@ from ...engine.defaults import (
     turn_columns,
     write_turn,
 )
+from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
 from ...layout import OPP, OPP_BAR, OWN_BAR, POINTS
 
 _BAR_COUNT = 15  # the bar's count: the low four bits of the extra word
@@ -103,6 +104,7 @@ def write_afterstate(out, index, row, low, high, bar):
 
 
 __all__ = [
-    "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended", "in_order",
-    "legal_sources", "move", "turn_columns", "turn_state", "write_afterstate", "write_turn",
+    "accepts", "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended",
+    "has_preference", "in_order", "legal_sources", "move", "prefers", "records_prefixes",
+    "turn_columns", "turn_state", "write_afterstate", "write_turn",
 ]  # fmt: skip

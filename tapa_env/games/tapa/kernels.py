@@ -24,6 +24,7 @@ import numba as nb
 
 from ...engine.bits import forward_sources, land, lift, read_counts, write_counts
 from ...engine.defaults import dice_to_play, in_order, turn_columns, write_turn
+from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
 from ...layout import OPP, PIN, POINTS
 
 # Indices into the flags array of Rules.flags().
@@ -118,6 +119,7 @@ def write_afterstate(out, index, row, low, high, pinned):
 
 
 __all__ = [
-    "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended", "in_order",
-    "legal_sources", "move", "turn_columns", "turn_state", "write_afterstate", "write_turn",
+    "accepts", "checks_each_move", "dice_to_play", "ends_out_of_order", "game_ended",
+    "has_preference", "in_order", "legal_sources", "move", "prefers", "records_prefixes",
+    "turn_columns", "turn_state", "write_afterstate", "write_turn",
 ]  # fmt: skip
