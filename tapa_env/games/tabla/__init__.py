@@ -54,5 +54,8 @@ GAME = Game(
     },
     won_kinds={1: ("single",), 2: ("mars",), 3: ("backgammon",)},
     opening_rule="T2",
+    # The Greek name (the tavli's first game): the Greek texts play Tabla's defaults, no
+    # triple and no cube (docs/rules.md, "The Greek presets").
+    presets={"portes": {}},
 )
 """Tabla's entry in the registry (:mod:`tapa_env.games`)."""

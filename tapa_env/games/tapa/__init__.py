@@ -52,5 +52,8 @@ GAME = Game(
     },
     won_kinds={1: ("single",), 2: ("gammon", "mother")},
     opening_rule="R2",
+    # The Greek name (the tavli's second game): the Greek texts play Tapa's defaults
+    # (docs/rules.md, "The Greek presets").
+    presets={"plakoto": {}},
 )
 """Tapa's entry in the registry (:mod:`tapa_env.games`)."""
