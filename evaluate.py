@@ -138,7 +138,7 @@ def evaluate(cfg: DictConfig, progress: Progress) -> None:
     run_dir = Path(HydraConfig.get().runtime.output_dir)
     try:
         settings = SCRIPT.settings(cfg, TournamentConfig)
-        match = settings.match_length is not None
+        match = settings.match_length is not None or settings.match_games is not None
         config = (check_match_config if match else check_config)(settings)
         with signals_held():  # a file made to check the path is removed again
             paths = [check_output_path(run_dir / "results.json")]

@@ -70,10 +70,14 @@ class TournamentConfig:
     reference: str = DEFAULT_REFERENCE
     """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
     match_length: int | None = None
-    """Play whole tabla matches to this many points (the three games in turn,
-    :mod:`agents.match`); ``games`` then counts matches; null: single games."""
-    match_order: list = field(default_factory=lambda: ["tabla", "gulbara", "tapa"])
-    """The games of a tabla match in their order, round and round (M1)."""
+    """Play whole matches to this many points (the games of ``match_games`` in turn,
+    :mod:`agents.match`); ``games`` then counts matches; null: single games, or the match's
+    own length when ``match_games`` is set."""
+    match_games: str | None = None
+    """The match to play (:mod:`tapa_env.games.matches`): ``tabla`` (Tabla, Gulbara, Tapa) or
+    ``tavli`` (Portes, Plakoto, Fevga); null: the tabla match when ``match_length`` is set."""
+    match_order: list | None = None
+    """The games of the match in their order, round and round (M1); null: the match's own."""
     draw_starter: str = "throw"
     """Who starts after a drawn Tapa game in a tabla match: throw, same or other (M4)."""
 

@@ -60,6 +60,13 @@ class MatchEquity:
         self, rules: MatchRules, results: dict[str, np.ndarray], max_away: int = MAX_AWAY
     ) -> None:
         self.rules = rules
+        missing = [game for game in dict.fromkeys(rules.order) if game not in results]
+        if missing:
+            raise MatchError(
+                f"no measured outcomes of {', '.join(missing)} for the match equity table: "
+                f"measure them with python -m agents.match.outcomes --game {missing[0]} --write "
+                "(it needs the game's shipped bot), or play the match for points (@points)"
+            )
         self.results = {game: np.asarray(results[game], dtype=np.float64) for game in rules.order}
         for game, chances in self.results.items():
             if (

@@ -76,11 +76,13 @@ def measure(game: str, games: int, seed: int = 0, batch: int = 1024) -> dict:
 
 
 def load_outcomes(path: Path = OUTCOMES_FILE) -> dict[str, np.ndarray]:
-    """Each game's ``(7,)`` float64 chances of :data:`RESULTS` for its starter, from the
-    stored counts."""
+    """Each measured game's ``(7,)`` float64 chances of :data:`RESULTS` for its starter, from
+    the stored counts (a game not measured yet is left out)."""
     stored = json.loads(Path(path).read_text())
     chances = {}
     for game in GAMES:
+        if game not in stored["games"]:
+            continue
         counts = stored["games"][game]["counts"]
         row = np.array([counts[name] for name in RESULTS], dtype=np.float64)
         chances[game] = row / row.sum()

@@ -1,4 +1,5 @@
-"""``evaluate.py match_length=N``: a round robin of whole tabla matches between match sides
+"""``evaluate.py match_length=N`` (or ``match_games=tavli``): a round robin of whole matches
+between match sides
 (:mod:`agents.match.sides`), every pairing through the match arena, its table and JSON.
 
 The settings are ``evaluate.py``'s (:class:`agents.evaluation.tournament.TournamentConfig`):
@@ -21,9 +22,12 @@ from ..errors import ConfigError
 from ..evaluation.round_robin import Chunk, Schedule, arena_settings, play_round_robin
 from ..evaluation.stats import mean_ci95
 from ..evaluation.tournament import TournamentConfig, check_config, pairing_labels, rating_lines
+from ..bots.game_bots import GAME_BOTS
 from ..records.tournament import TurnLog, match_records, save_records
 from .arena import MatchResults, play_matches
-from .rules import MatchRules
+from .equity import MatchEquity
+from .player import plays_to_score
+from .rules import DEFAULT_MATCH, MatchRules, match_rules
 from .sides import SHIPPED, load_side
 
 DEFAULT_MATCH_PLAYERS = [SHIPPED, f"{SHIPPED}@points", "pubeval+runner+offensive"]
@@ -34,36 +38,59 @@ CHUNK_PAIRS = 32
 
 
 def match_rules_of(config: TournamentConfig) -> MatchRules:
-    return MatchRules(config.match_length, tuple(config.match_order), config.draw_starter)
+    return match_rules(
+        config.match_games, config.match_length, config.match_order, config.draw_starter
+    )
+
+
+def default_match_players(rules: MatchRules) -> list[str]:
+    """The sides of a match round robin that names none: the shipped bots playing to the
+    score and for points, and each game's strongest heuristic bot (Tapa's offensive in the
+    tabla match, as before)."""
+    if rules.order == DEFAULT_MATCH.order:
+        return list(DEFAULT_MATCH_PLAYERS)
+    heuristics = "+".join(GAME_BOTS[g].strongest for g in dict.fromkeys(rules.order))
+    return [SHIPPED, f"{SHIPPED}@points", heuristics]
 
 
 def check_match_config(config: TournamentConfig) -> TournamentConfig:
     """``config`` with ``match_length`` set, checked before any match: the settings of
     :func:`~agents.evaluation.tournament.check_config` and every side loaded once.
     ``ConfigError`` names a setting that cannot work in a match."""
-    length = whole_number(config.match_length, "match_length", 1, error=ConfigError)
+    length = config.match_length
+    if length is not None:
+        length = whole_number(length, "match_length", 1, error=ConfigError)
     if config.match_points is not None:
         raise ConfigError(
             "match_points and match_length: match_points plays matches of one game, "
-            "match_length tabla matches of the three; set one"
+            "match_length and match_games matches of several; set one"
         )
     if config.variance_reduction:
         raise ConfigError("variance_reduction: not for matches (it adjusts points per game)")
     defaults = dict(vars(default_rules(DEFAULT_GAME)))
     if config.game != DEFAULT_GAME or dict(config.rules) not in ({}, defaults):
         raise ConfigError(
-            "game and rules: a tabla match plays every game of match_order under its default "
+            "game and rules: a match plays every game of its order under its default "
             "rules; leave game and rules out (match_order=[tabla] plays matches of one game)"
         )
     try:
-        rules = MatchRules(length, tuple(config.match_order), config.draw_starter)
+        rules = match_rules(config.match_games, length, config.match_order, config.draw_starter)
     except ValueError as error:
         raise ConfigError(f"match: {error}") from None
-    players = config.players if config.players is not None else DEFAULT_MATCH_PLAYERS
+    players = config.players if config.players is not None else default_match_players(rules)
     checked = check_config(replace(config, players=list(players)), load=False)
-    for name in checked.players:
-        load_side(name, rules)  # a side that cannot play the match fails here
-    return replace(checked, match_length=length, match_order=list(rules.order))
+    sides = [load_side(name, rules) for name in checked.players]  # one that cannot, fails here
+    if any(plays_to_score(p) for side in sides for p in side.players.values()):
+        try:
+            MatchEquity.measured(rules)  # a missing table stops before any match
+        except (OSError, ValueError) as error:
+            raise ConfigError(f"playing to the match score: {error}") from None
+    return replace(
+        checked,
+        match_length=rules.length,
+        match_games=rules.name if rules.name != "custom" else config.match_games,
+        match_order=list(rules.order),
+    )
 
 
 def _play_chunk(config: TournamentConfig, chunk: Chunk) -> MatchResults:
@@ -73,7 +100,8 @@ def _play_chunk(config: TournamentConfig, chunk: Chunk) -> MatchResults:
     log = TurnLog() if config.record_games else None
     results = play_matches(sides, chunk.units * 2, rules, **arena_settings(config, chunk, log))
     if log is not None:
-        source = f"evaluate.py match_length={config.match_length} seed={config.seed}"
+        which = f"match_games={config.match_games} " if config.match_games else ""
+        source = f"evaluate.py {which}match_length={config.match_length} seed={config.seed}"
         records = match_records(log, results, names)
         save_records(config.record_games, chunk.pairing, names, records, chunk.first_series, source)
     results.unit = results.unit + chunk.first
@@ -119,7 +147,7 @@ def match_round_robin(
     progress: Callable[[int], None] | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> dict:
-    """Every pairing of ``config.players`` plays ``config.games`` tabla matches; the
+    """Every pairing of ``config.players`` plays ``config.games`` whole matches; the
     results.json of docs/formats.md with match figures. ``progress`` gets the matches of
     each finished chunk; a lost worker's chunks are played again, and ``notice`` (default:
     stderr) gets one line saying so (as in :func:`agents.evaluation.tournament.round_robin`)."""

@@ -24,7 +24,7 @@ from tapa_env import Play, Position, legal_afterstates
 from tapa_env.rules import AnyRules, default_rules
 
 from ..match.player import plays_to_score
-from ..match.rules import MatchRules
+from ..match.rules import match_rules
 from ..match.sides import SHIPPED, MatchSide
 from ..match.state import MatchState
 from .game_texts import introduction
@@ -35,11 +35,6 @@ BOT = "bot"
 """How the terminal calls the ``shipped`` side: one bot of each game."""
 YOU, THEM = 0, 1
 """The players of the match state: you (``O``) and the bot (``X``)."""
-
-
-def game_title(game: str) -> str:
-    """A game's name in a sentence: ``Tabla``, ``Gulbara``, ``Tapa``."""
-    return game.capitalize()
 
 
 class MatchSession(Session):
@@ -63,7 +58,7 @@ class MatchSession(Session):
         record_to: Path | None = None,
         equity=None,
     ) -> None:
-        self.match_rules = MatchRules(length=config.match_length)
+        self.match_rules = match_rules(config.match_games, config.match_length)
         first = self.match_rules.order[0]
         super().__init__(
             config,
@@ -96,16 +91,17 @@ class MatchSession(Session):
         """Play the match to its end, or until you leave; returns the exit status (0)."""
         length = self.match_rules.length
         points = f"{length} point" + ("s" if length > 1 else "")
-        titles = [game_title(game) for game in self.match_rules.order]
+        titles = [self.match_rules.title_of(game) for game in self.match_rules.order]
         games = " and ".join([", ".join(titles[:-1]), titles[-1]] if len(titles) > 1 else titles)
         players = ", ".join(
-            f"{game_title(game)} with {player.name}" for game, player in self.side.players.items()
+            f"{self.match_rules.title_of(game)} with {player.name}"
+            for game, player in self.side.players.items()
         )
         if all(player.name == self.side.name for player in self.side.players.values()):
             players = "every game"
         to_score = any(plays_to_score(player) for player in self.side.players.values())
         self.say(
-            f"A tabla match to {points}: you play O against {self.name} (X) at {games} in "
+            f"A {self.match_kind} match to {points}: you play O against {self.name} (X) at {games} in "
             "turn, round again.",
             "The winner of a game starts the next; after a drawn Tapa game the starter is "
             "thrown for.",
@@ -148,11 +144,17 @@ class MatchSession(Session):
         self.opponent = self.side.players[game]
         self.hinter = self.hint_side.players[game]
 
+    @property
+    def match_kind(self) -> str:
+        """``tabla`` or ``tavli``: the registry's match this session plays."""
+        name = self.match_rules.name
+        return "tabla" if name == "custom" else name
+
     def begin_game(self, number: int, starter: str) -> bool:
         """The game's line (its number, game, the score and who starts), the game's rules in
         brief the first time it comes, the opening throw where the starter is thrown for,
         and your chance of winning the match; whether you move first."""
-        game = game_title(self.game_name)
+        game = self.match_rules.title_of(self.game_name)
         line = (
             f"Game {number} of the match to {self.match_rules.length}: {game}. Score: you "
             f"{self.score[0]}, {self.name} {self.score[1]}."
@@ -195,7 +197,7 @@ class MatchSession(Session):
         started = YOU if played.starter == "O" else THEM
         self.state = self.state.after_game(signed, started)
         if not self.state.over:
-            following = game_title(self.state.game)
+            following = self.match_rules.title_of(self.state.game)
             self.say(
                 f"Score after game {number}: you {self.score[0]}, {self.name} "
                 f"{self.score[1]} in the match to {self.match_rules.length}; next: "
@@ -209,14 +211,15 @@ class MatchSession(Session):
         return (
             f"Score: you {self.score[0]}, {self.name} {self.score[1]} in the match to "
             f"{self.match_rules.length} (game {self.state.games_played + 1}, "
-            f"{game_title(self.state.game)}, started by {started})."
+            f"{self.match_rules.title_of(self.state.game)}, started by {started})."
         )
 
     def farewell(self) -> str:
         score = f"you {self.score[0]}, {self.name} {self.score[1]}"
         return (
             f"Good-bye: the match to {self.match_rules.length} is left unfinished at {score} "
-            f"(game {self.state.games_played + 1}, {game_title(self.state.game)})."
+            f"(game {self.state.games_played + 1}, "
+            f"{self.match_rules.title_of(self.state.game)})."
         )
 
     def analysis_command(self) -> str:

@@ -87,8 +87,11 @@ class PlayConfig:
     seed: int | None = None
     """Seed of the dice and of a random bot; null draws one and prints it."""
     match_length: int | None = None
-    """Points to win a tabla match, 1 to 25: Tabla, Gulbara and Tapa in turn (R11); null:
-    none."""
+    """Points to win a match of several games, 1 to 25: the games of ``match_games`` in turn
+    (R11); null: none, or the match's own length when ``match_games`` is set."""
+    match_games: str | None = None
+    """The match: ``tabla`` (Tabla, Gulbara, Tapa) or ``tavli`` (Portes, Plakoto, Fevga);
+    null: the tabla match when ``match_length`` is set."""
     match_opponent: str = "shipped"
     """The bot of a tabla match, one player a game: shipped (each game's shipped bot,
     playing to the score), random, or players joined by + (pubeval+runner+defensive)."""
@@ -179,7 +182,7 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
             f"record must be a directory, a file ending in .tapa, or null, got {record!r}"
         )
     rules = _rules(config)
-    if config.match_length is not None:
+    if config.match_length is not None or config.match_games is not None:
         return _check_match_length(config, match, seed, show_plays, record, rules)
     if match and rules.game != DEFAULT_GAME:
         raise PlayError(
@@ -210,23 +213,35 @@ def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, r
     """:func:`check_config` for a tabla match (``match_length``): ``(config, the bot's match
     side, the hint player's match side, the first game's rules)``."""
     from ..match.player import plays_to_score
-    from ..match.rules import MatchRules
+    from ..match.rules import match_rules as rules_of_match
 
+    kind = config.match_games if isinstance(config.match_games, str) else "tabla"
+    length = config.match_length
     try:
-        length = whole_number(config.match_length, "match_length", 1, error=PlayError)
+        if length is not None:
+            length = whole_number(length, "match_length", 1, error=PlayError)
     except PlayError as error:
         raise PlayError(
-            f"{error}: the points that win a tabla match (7 in Bulgaria); null plays no match"
+            f"{error}: the points that win a {kind} match ({match_lengths(kind)}); null plays "
+            "no match"
         ) from None
-    if length > MAX_LENGTH:
+    if length is not None and length > MAX_LENGTH:
         raise PlayError(
-            f"match_length={length}: a tabla match is played to at most {MAX_LENGTH} points "
+            f"match_length={length}: a {kind} match is played to at most {MAX_LENGTH} points "
             "(3, 5 or 7 in the sources, 7 in Bulgaria)"
         )
+    try:
+        match_rules = rules_of_match(config.match_games, length)
+    except MatchError as error:
+        raise PlayError(f"match_games: {error}") from None
+    setting = f"match_length={length}" if length is not None else f"match_games={kind}"
+    length = match_rules.length
+    titles = [match_rules.title(number) for number in range(len(match_rules.order))]
+    titles = ", ".join(titles[:-1]) + " and " + titles[-1] if len(titles) > 1 else titles[0]
     if match:
         raise PlayError(
-            f"match={match} and match_length={length} both set: match= plays Tapa alone, "
-            "match_length= a tabla match of Tabla, Gulbara and Tapa in turn; set one"
+            f"match={match} and {setting} both set: match= plays Tapa alone, "
+            f"{setting.partition('=')[0]}= a {kind} match of {titles} in turn; set one"
         )
     if rules.game != DEFAULT_GAME or rules != default_rules(rules.game):
         defaults = default_rules(rules.game)
@@ -237,20 +252,16 @@ def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, r
         ]
         setting = f"game={rules.game}" if rules.game != DEFAULT_GAME else changed[0]
         raise PlayError(
-            f"{setting}: a tabla match (match_length) plays Tabla, Gulbara and Tapa in turn, "
-            "each under its default rules; leave out game= and rules.NAME=, which choose a "
-            "single game and its rules"
+            f"{setting}: a {kind} match ({'match_length' if kind == 'tabla' else 'match_games'})"
+            f" plays {titles} in turn, each under its default rules; leave out game= and "
+            "rules.NAME=, which choose a single game and its rules"
         )
     if config.opponent is not None:
         raise PlayError(
-            f"opponent={config.opponent} names a bot of one game; a tabla match's bot is "
+            f"opponent={config.opponent} names a bot of one game; a {kind} match's bot is "
             "match_opponent= (shipped, random, or one player a game joined by +, such as "
             "pubeval+runner+defensive)"
         )
-    try:
-        match_rules = MatchRules(length=length)
-    except MatchError as error:
-        raise PlayError(f"match_length: {error}") from None
     side = _side(config.match_opponent, "match_opponent", match_rules)
     hint_side = side
     if config.hint_player is not None:
@@ -264,6 +275,7 @@ def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, r
         match=0,
         seed=seed,
         match_length=length,
+        match_games=match_rules.name if match_rules.name != "custom" else None,
         match_opponent=side.name,
         first=config.first,
         confirm=config.confirm,
@@ -272,6 +284,13 @@ def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, r
         record=None if record is None else record.strip(),
     )
     return checked, side, hint_side, default_rules(match_rules.order[0])
+
+
+def match_lengths(kind: str) -> str:
+    """The lengths the sources name for the match ``kind``, for a message."""
+    from tapa_env.games.matches import MATCHES
+
+    return MATCHES[kind].lengths if kind in MATCHES else "3, 5 or 7"
 
 
 def _side(spec: object, setting: str, match_rules):
