@@ -1,6 +1,6 @@
-"""The Tabla and Gulbara evaluator (per-point tables and the other features, in one compiled
-pass) equals the plain product of the encoded features with the weights, for every encoding,
-activation and depth."""
+"""The evaluator of every game folded over point tables (Tabla, Gulbara, Fevga: per-point tables
+and the other features, in one compiled pass) equals the plain product of the encoded features
+with the weights, for every encoding, activation and depth."""
 
 from __future__ import annotations
 
@@ -11,17 +11,21 @@ from agents.td.dense_evaluator import DenseEvaluator
 from agents.td.evaluator import dense_layers
 from tapa_env import generate_afterstates
 from tapa_env.encoding import get_encoding
-from tapa_env.rules import GulbaraRules, TablaRules
+from tapa_env.games import GAMES
+from tapa_env.games.folding import first_layer
+from tapa_env.rules import default_rules
 from tapa_env.selfplay import random_self_play
 
-RULES = {"tabla": TablaRules(), "gulbara": GulbaraRules()}
+POINT_GAMES = [game for game in GAMES if first_layer(game) == "points"]
+"""Every registered game whose encodings fold over point tables: a new one is tested here."""
 
 
-@pytest.fixture(scope="module", params=["tabla", "gulbara"])
+@pytest.fixture(scope="module", params=POINT_GAMES)
 def afterstates(request):
     game = request.param
-    record = random_self_play(6, seed=9, rules=RULES[game])
-    rows, _ = generate_afterstates(record.positions, record.dice, RULES[game])
+    rules = default_rules(game)
+    record = random_self_play(6, seed=9, rules=rules)
+    rows, _ = generate_afterstates(record.positions, record.dice, rules)
     return game, rows[np.linspace(0, len(rows) - 1, 600).astype(int)]
 
 

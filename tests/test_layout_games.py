@@ -50,22 +50,13 @@ ALLOWED_IN_AGENTS = {
         "the agents', not the rules'"
     ),
     "agents/bots/race_heuristics.py": (
-        "the heuristic bots of Tabla and Gulbara: each bot weighs its own game's features, "
-        "as the players of that game judge a position"
-    ),
-    "agents/match/rules.py": (
-        "the Bulgarian match plays Tabla, Gulbara and Tapa in that order (M1): the order is "
-        "data of the match, not of a game"
+        "the heuristic bots of Tabla, Gulbara and Fevga: each bot weighs its own game's "
+        "features, as the players of that game judge a position"
     ),
 }
 """Modules of ``agents`` that must name a game in their code, and why."""
 
-STILL_ASKING_IN_AGENTS = {
-    "agents/evaluation/tournament.py": (
-        "match_order's default, the tabla match's order (M1): read it from agents.match, "
-        "which imports this room"
-    ),
-}
+STILL_ASKING_IN_AGENTS: dict[str, str] = {}
 """Modules of ``agents`` that still ask which game they play, and what to read instead; the
 list only shrinks."""
 

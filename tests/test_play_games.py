@@ -19,6 +19,7 @@ from agents.records import read_record
 from agents.records.data import describe_roll, dice_from
 from tapa_env import GulbaraRules, Position, TablaRules, legal_plays, outcome
 from tapa_env.board_terminal import draw_terminal_board
+from tapa_env.games import GAMES
 from tapa_env.layout import next_turn
 from tapa_env.rules import default_rules
 
@@ -235,7 +236,7 @@ def test_each_games_default_opponent_is_its_shipped_bot_or_its_strongest_builtin
 @pytest.mark.parametrize(
     ("settings", "phrase"),
     [
-        ({"game": "chess"}, "game must be one of tapa, tabla, gulbara, got 'chess'"),
+        ({"game": "chess"}, f"game must be one of {', '.join(GAMES)}, got 'chess'"),
         ({"game": "gulbara", "match": 3}, "match: not yet for gulbara"),
         ({"game": "tabla", "opponent": "defensive"}, "defensive is a Tapa bot"),
         ({"game": "gulbara", "opponent": "pubeval"}, "pubeval is a Tabla bot"),

@@ -25,7 +25,12 @@ CHECKPOINTS = ROOT / "checkpoints"
 MINE = "tests.choosing_players"
 """The helper module of players of one's own, imported from the repository's folder."""
 
-ROLLS = {"tapa": [(6, 5), (3, 1)], "tabla": [(6, 5), (4, 2)], "gulbara": [(1, 1), (5, 3)]}
+ROLLS = {
+    "tapa": [(6, 5), (3, 1)],
+    "tabla": [(6, 5), (4, 2)],
+    "gulbara": [(1, 1), (5, 3)],
+    "fevga": [(5, 5), (6, 4)],
+}
 """A few rolls to play from each game's start (Gulbara's first turn may be a double)."""
 
 SHIPPED = [

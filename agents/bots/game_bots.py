@@ -53,5 +53,10 @@ GAME_BOTS: dict[str, GameBots] = {
         strongest="runner",
         eval_opponents=("runner", "blocker"),
     ),
+    "fevga": GameBots(
+        builtins=("random", "racer", "holder"),
+        strongest="holder",
+        eval_opponents=("racer", "holder"),
+    ),
 }
 """Each registered game's built-in bots, by the game's name, in the registry's order."""

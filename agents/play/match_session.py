@@ -21,6 +21,7 @@ from typing import TextIO
 import numpy as np
 
 from tapa_env import Play, Position, legal_afterstates
+from tapa_env.games.matches import DEFAULT_MATCH_NAME
 from tapa_env.rules import AnyRules, default_rules
 
 from ..match.player import plays_to_score
@@ -101,8 +102,8 @@ class MatchSession(Session):
             players = "every game"
         to_score = any(plays_to_score(player) for player in self.side.players.values())
         self.say(
-            f"A {self.match_kind} match to {points}: you play O against {self.name} (X) at {games} in "
-            "turn, round again.",
+            f"A {self.match_kind} match to {points}: you play O against {self.name} (X) at "
+            f"{games} in turn, round again.",
             "The winner of a game starts the next; after a drawn Tapa game the starter is "
             "thrown for.",
             f"{self.name} plays {players}.",
@@ -148,7 +149,7 @@ class MatchSession(Session):
     def match_kind(self) -> str:
         """``tabla`` or ``tavli``: the registry's match this session plays."""
         name = self.match_rules.name
-        return "tabla" if name == "custom" else name
+        return DEFAULT_MATCH_NAME if name == "custom" else name
 
     def begin_game(self, number: int, starter: str) -> bool:
         """The game's line (its number, game, the score and who starts), the game's rules in

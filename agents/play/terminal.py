@@ -212,10 +212,12 @@ def check_config(config: PlayConfig) -> tuple[PlayConfig, Player, Player, AnyRul
 def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, record, rules):
     """:func:`check_config` for a tabla match (``match_length``): ``(config, the bot's match
     side, the hint player's match side, the first game's rules)``."""
+    from tapa_env.games.matches import DEFAULT_MATCH_NAME
+
     from ..match.player import plays_to_score
     from ..match.rules import match_rules as rules_of_match
 
-    kind = config.match_games if isinstance(config.match_games, str) else "tabla"
+    kind = config.match_games if isinstance(config.match_games, str) else DEFAULT_MATCH_NAME
     length = config.match_length
     try:
         if length is not None:
@@ -252,7 +254,8 @@ def _check_match_length(config: PlayConfig, match: int, seed, show_plays: int, r
         ]
         setting = f"game={rules.game}" if rules.game != DEFAULT_GAME else changed[0]
         raise PlayError(
-            f"{setting}: a {kind} match ({'match_length' if kind == 'tabla' else 'match_games'})"
+            f"{setting}: a {kind} match "
+            f"({'match_length' if kind == DEFAULT_MATCH_NAME else 'match_games'})"
             f" plays {titles} in turn, each under its default rules; leave out game= and "
             "rules.NAME=, which choose a single game and its rules"
         )

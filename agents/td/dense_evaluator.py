@@ -1,5 +1,5 @@
 """A TD network's outcome chances for the games whose encodings fold over point tables
-(``FIRST_LAYER = "points"``: Tabla and Gulbara), numpy and numba only.
+(``FIRST_LAYER = "points"``: Tabla, Gulbara and Fevga), numpy and numba only.
 
 :class:`agents.td.evaluator.Evaluator` folds the first layer into per-point tables of
 checkers and pins (``"pins"``: Tapa's encodings). The other games' networks take their own

@@ -29,6 +29,8 @@ import numba as nb
 from ..count_units import POINT_UNITS
 from . import all_games
 from . import game as registered
+from .fevga import GAME as _FEVGA
+from .fevga.encoding import row_features as _fevga_features
 from .gulbara import GAME as _GULBARA
 from .gulbara.encoding import row_features as _gulbara_features
 from .tabla import GAME as _TABLA
@@ -50,6 +52,7 @@ POINT_FEATURES = POINT_UNITS
 
 _TABLA_CODE = _TABLA.code
 _GULBARA_CODE = _GULBARA.code
+_FEVGA_CODE = _FEVGA.code
 
 
 def first_layer(game: str) -> str:
@@ -81,3 +84,7 @@ def row_features(code, rows, i, out, o, own_total, opp_total, expert):
         _tabla_features(rows, i, out, o, own_total, opp_total, expert)
     elif code == _GULBARA_CODE:
         _gulbara_features(rows, i, out, o, own_total, opp_total, expert)
+    elif code == _FEVGA_CODE:
+        _fevga_features(rows, i, out, o, own_total, opp_total, expert)
+    else:
+        raise ValueError("row_features: no case for this game's code (tapa_env/games/folding.py)")

@@ -29,8 +29,10 @@ GAME = Game(
         "opp_bar": _NO_BAR,
         "own_pinned": _NO_PINS,
         "opp_pinned": _NO_PINS,
-        **{key: _NO_TURN for key in ("next", "climb", "climb_dice", "handed", "own_turns",
-                                     "opp_turns")},
+        **{
+            key: _NO_TURN
+            for key in ("next", "climb", "climb_dice", "handed", "own_turns", "opp_turns")
+        },
     },  # fmt: skip
     key_prefix="fevga/",
     key_form="fevga/own|opp|",

@@ -50,7 +50,7 @@ class FevgaTurn(RaceTurn):
         found: dict[int, list] = {}
 
         def search(own, dice, moves):
-            key = ((own, ()))
+            key = (own, ())
             if key in legal:
                 found.setdefault(len(moves), []).append((key, moves))
             if len(moves) == len(dice):

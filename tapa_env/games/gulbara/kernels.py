@@ -33,9 +33,14 @@ from ...engine.bits import (
     read_counts,
     write_counts,
 )
-from ...engine.defaults import checks_each_move, ends_out_of_order
-from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
-from ..same_way import wall_zone, walled
+from ...engine.defaults import (
+    accepts,
+    checks_each_move,
+    ends_out_of_order,
+    has_preference,
+    prefers,
+    records_prefixes,
+)
 from ...layout import (
     CLIMB,
     CLIMB_DICE,
@@ -47,6 +52,7 @@ from ...layout import (
     OWN_TURNS,
     POINTS,
 )
+from ..same_way import wall_zone, walled
 
 # Indices into the flags array of GulbaraRules.flags().
 _OPENING_TURNS_EACH_SIDE = 0

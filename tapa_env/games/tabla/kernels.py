@@ -23,14 +23,17 @@ import numpy as np
 
 from ...engine.bits import BAR, forward_sources, land, lift, read_counts, write_counts
 from ...engine.defaults import (
+    accepts,
     checks_each_move,
     dice_to_play,
     ends_out_of_order,
+    has_preference,
     in_order,
+    prefers,
+    records_prefixes,
     turn_columns,
     write_turn,
 )
-from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
 from ...layout import OPP, OPP_BAR, OWN_BAR, POINTS
 
 _BAR_COUNT = 15  # the bar's count: the low four bits of the extra word

@@ -23,8 +23,16 @@ from __future__ import annotations
 import numba as nb
 
 from ...engine.bits import forward_sources, land, lift, read_counts, write_counts
-from ...engine.defaults import dice_to_play, in_order, turn_columns, write_turn
-from ...engine.defaults import accepts, has_preference, prefers, records_prefixes
+from ...engine.defaults import (
+    accepts,
+    dice_to_play,
+    has_preference,
+    in_order,
+    prefers,
+    records_prefixes,
+    turn_columns,
+    write_turn,
+)
 from ...layout import OPP, PIN, POINTS
 
 # Indices into the flags array of Rules.flags().
