@@ -18,11 +18,11 @@ from tapa_env.checks import whole_number
 from tapa_env.games import DEFAULT_GAME
 from tapa_env.rules import GAMES, default_rules
 
+from ..bots.game_bots import GAME_BOTS
 from ..errors import ConfigError
 from ..evaluation.round_robin import Chunk, Schedule, arena_settings, play_round_robin
 from ..evaluation.stats import mean_ci95
 from ..evaluation.tournament import TournamentConfig, check_config, pairing_labels, rating_lines
-from ..bots.game_bots import GAME_BOTS
 from ..records.tournament import TurnLog, match_records, save_records
 from .arena import MatchResults, play_matches
 from .equity import MatchEquity
