@@ -41,10 +41,11 @@ from tapa_env.selfplay import random_self_play
 
 try:
     import reference
+    import reference_fevga
     import reference_gulbara
     import reference_tabla
 except ImportError:  # tests/ imported as a package
-    from tests import reference, reference_gulbara, reference_tabla
+    from tests import reference, reference_fevga, reference_gulbara, reference_tabla
 
 POSITIONS = 300
 """Positions of random play checked against the reference, per game."""
@@ -78,6 +79,7 @@ REFERENCES = {
     "tapa": (_tapa_afterstates, _tapa_outcome),
     "tabla": _race_reference(reference_tabla),
     "gulbara": _race_reference(reference_gulbara),
+    "fevga": _race_reference(reference_fevga),
 }
 """Each game's plain reference: its afterstates and its outcome of an interchange dict."""
 
