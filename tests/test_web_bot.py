@@ -40,7 +40,8 @@ from tapa_env.layout import OPP, OWN, PIN, POINTS
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "scripts"))
-from export_web_models import MODELS, WEB_MODELS, describe  # noqa: E402
+from export_web_models import SHIPPED as MODELS  # noqa: E402
+from export_web_models import WEB_MODELS, describe  # noqa: E402
 from export_web_vectors import heuristic_games  # noqa: E402
 from web_browser import WEB, chromium, open_page, require_browser, static_server  # noqa: E402
 
@@ -340,9 +341,17 @@ def test_the_models_are_the_shipped_checkpoints_exported():
         assert [o.name for o in model.graph.output] == [description["output"]]
 
 
-def test_the_page_loads_what_the_levels_need():
+def test_the_page_loads_what_the_levels_need(page):
     names = {path.stem for path in WEB_MODELS.glob("*.onnx")}
     assert names == set(MODELS)
+    # The levels of every game use exactly the shipped models; a game whose model is pending
+    # (export_web_models.PENDING, Fevga's) has the one random level.
+    levels = page.evaluate("window.tapa.gameLevels")
+    used = {level["model"] for each in levels.values() for level in each if level["model"]}
+    assert used == set(MODELS)
+    for each in levels.values():
+        if not any(level["model"] for level in each):
+            assert [(level["id"], level["player"]) for level in each] == [("random", "random")]
     assert (WEB / "package-lock.json").is_file()
     package = json.loads((WEB / "package.json").read_text())
     version = package["dependencies"]["onnxruntime-web"]

@@ -1,9 +1,13 @@
-"""The page's tabla match (web/js/match.js, web/js/ui_match.js, web/js/app.js) against Python's
+"""The page's matches (web/js/match.js, web/js/ui_match.js, web/js/app.js) against Python's
 (agents/match), and whole matches played on the page by taps, in headless Chromium.
 
+The page's registry of matches is Python's (tapa_env/games/matches.py): the tabla match
+(Tabla, Gulbara, Tapa) and the tavli match (Portes, Plakoto, Fevga), each to 7 by default,
+with the names Python's ``MatchRules.title`` gives their games.
 Python exports the vectors that test the JavaScript (tests/scripts/export_web_match.py): the
-outcome weights and chances of the page's table (web/models/match-equity.json, which must be
-what the script writes) equal ``MatchEquity``'s to 1e-6, and a match played game by game
+outcome weights and chances of the page's tables (web/models/match-equity.json, which must be
+what the script writes: a table for each match whose games have measured outcomes) equal
+``MatchEquity``'s to 1e-6, and a match of either kind played game by game
 gives ``MatchState``'s JSON after every game (``node --test web/test/match.test.mjs``); on
 positions of each game at many scores, the page's bot playing to the score
 (``window.tapa.chooseToScore``, with the weights of its own table) plays what Python's
@@ -15,8 +19,13 @@ Done; the bot at its default match level, to the score): the games come Tabla, G
 the first starter is thrown for and the winner of each game starts the next; the score adds
 each game's points, the page's match JSON is a ``MatchState`` Python reads, with the score,
 the game and its starter; the end says who won and New match starts another. The same for a
-match to 7 at a phone size under ``-m slow``. Screenshots go to a temporary folder; match.png
-(a match's second game with Hint's plays) to the folder named by TAPA_SCREENSHOTS
+match to 7 at a phone size under ``-m slow``. A tavli match to 3, chosen with the Play and
+To selectors, is played by taps to its end (Hint's first play in Portes and Plakoto; in
+Fevga, whose network is not shipped, the highest movable checker to the farthest lit point):
+Portes, Plakoto, Fevga in turn, by those names in the heading, the score line, the panel and
+the log; without its table the bot plays for points and the page says so. Screenshots go to
+a temporary folder (the tavli match's Fevga game at a desktop and a phone size among them);
+match.png (a match's second game with Hint's plays) to the folder named by TAPA_SCREENSHOTS
 (docs/screenshots for play.md's).
 
 The page's ``checkMatchState`` (web/js/match.js) holds a match JSON to ``MatchState``'s
@@ -39,9 +48,11 @@ from pathlib import Path
 import pytest
 
 from agents.errors import MatchError
-from agents.match.rules import MAX_LENGTH, MatchRules
+from agents.match.outcomes import load_outcomes
+from agents.match.rules import MAX_LENGTH, MatchRules, match_rules
 from agents.match.state import MatchState
 from tapa_env import Position
+from tapa_env.games.matches import MATCHES
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -49,11 +60,16 @@ sys.path.insert(0, str(ROOT / "tests" / "scripts"))
 import export_web_match  # noqa: E402
 import test_match  # noqa: E402
 from test_web_page import DESKTOP, OVER, PHONE, SAVE_KEY, Page  # noqa: E402
+from test_web_page_games import play_first_moves  # noqa: E402
 from test_web_rules import node  # noqa: E402
 from web_browser import open_page  # noqa: E402
 
 ORDER = ("tabla", "gulbara", "tapa")
 NAMES = {"tabla": "Tabla", "gulbara": "Gulbara", "tapa": "Tapa"}
+TAVLI = ("tabla", "tapa", "fevga")
+TAVLI_NAMES = {"tabla": "Portes", "tapa": "Plakoto", "fevga": "Fevga"}
+KINDS = {"tabla": (ORDER, NAMES, "Tabla match"), "tavli": (TAVLI, TAVLI_NAMES, "Tavli match")}
+"""Each match's games, the names it gives them, and what the page calls it."""
 STARTS = {
     "tapa": "24:15|1:15|",
     "tabla": "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0",
@@ -68,6 +84,8 @@ PAGE_MAX_LENGTH = 15
 """web/js/match.js's ``MAX_MATCH``: the page's match equity table covers 15 points."""
 MATCH_SEED = 41
 """The dice of the match to 3: it goes to a third game, Tapa, each side winning a game."""
+TAVLI_SEED = 6
+"""The dice of the tavli match to 3: it goes round to a fifth game, Fevga the third."""
 TURN_MS = 30_000
 
 
@@ -82,15 +100,52 @@ def vectors(tmp_path_factory) -> Path:
 
 
 def test_the_table_is_what_the_script_writes():
-    """web/models/match-equity.json is MatchEquity.measured's table to 15 points, as
+    """web/models/match-equity.json holds MatchEquity.measured's table to 15 points of each
+    match whose games all have measured outcomes (the tavli match once Fevga's are), as
     tests/scripts/export_web_match.py writes it."""
     committed = export_web_match.TABLE.read_text()
     assert committed == export_web_match.table_text(), (
         "web/models/match-equity.json is stale: python tests/scripts/export_web_match.py"
     )
     data = json.loads(committed)
-    assert data["order"] == list(ORDER) and data["max_away"] == 15
-    assert data["draw_starter"] == "throw"
+    assert data["format_version"] == 2
+    measured = load_outcomes()
+    expected = [name for name in MATCHES if all(g in measured for g in match_rules(name).order)]
+    assert "tabla" in expected and list(data["matches"]) == expected
+    assert ("tavli" in expected) == ("fevga" in measured)
+    for name, table in data["matches"].items():
+        assert table["order"] == list(KINDS[name][0]) and table["max_away"] == 15
+        assert table["draw_starter"] == "throw"
+
+
+REGISTRY_IN_NODE = """
+const { MATCHES } = await import(process.env.MATCH_JS);
+const found = Object.values(MATCHES).map((m) => ({
+  name: m.name, title: m.title, order: m.order, titles: m.titles, length: m.length,
+  lengths: m.lengths,
+}));
+process.stdout.write(JSON.stringify(found));
+"""
+
+
+def test_the_pages_matches_are_pythons():
+    """web/js/match.js's MATCHES is tapa_env.games.matches' registry: the same matches in the
+    same order, each playing the games of ``match_rules(name).order`` under the names of
+    ``MatchRules.title``, to the same length by default; the page offers 3, 5 and 7."""
+    env = {**os.environ, "MATCH_JS": (ROOT / "web" / "js" / "match.js").as_uri()}
+    result = subprocess.run(
+        [node(), "--input-type=module", "-e", REGISTRY_IN_NODE],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = json.loads(result.stdout)
+    assert [entry["name"] for entry in found] == list(MATCHES)
+    for entry in found:
+        rules = match_rules(entry["name"])
+        assert entry["order"] == list(rules.order) == list(KINDS[entry["name"]][0])
+        assert entry["titles"] == [rules.title(n) for n in range(len(rules.order))]
+        assert entry["length"] == MATCHES[entry["name"]].length
+        assert entry["lengths"] == [3, 5, 7] and entry["title"] == KINDS[entry["name"]][2]
 
 
 def test_the_javascript_weights_and_match_states_are_pythons(vectors):
@@ -351,7 +406,7 @@ def test_a_saved_match_that_no_match_can_give_is_dropped(browser, site):
             page.reload()
             assert page.wait("your-turn", "saved", timeout=TURN_MS) == "your-turn", games
             assert page.board()["key"] == start and "A saved match." not in page.log()
-            assert page.score() == "Match to 5: you 0, bot 0"
+            assert page.score() == "Tabla match to 5: you 0, bot 0 · game 1, Tabla"
             # The new match's record replaces the one dropped.
             saved = json.loads(page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')"))
             assert saved["games"] == [] and saved["state"]["score"] == [0, 0]
@@ -389,11 +444,17 @@ def tap(page: Page, target) -> None:
 
 def play_by_hint(page: Page) -> None:
     """Your turn by taps: Hint, the first play of its list (set up on the board), Done; Pass
-    where there is no legal play."""
+    where there is no legal play. In a game without a network (Fevga's, no hints) the highest
+    checker with a gold ring to the farthest lit point, each move, then Done."""
+    if not page.page.evaluate("window.tapaPage.canHint"):
+        play_first_moves(page)
+        return
     if not movable(page.board()):
         assert page.done_enabled()
         tap(page, "#done")
         return
+    # Hint is enabled once the bot has loaded (a forced tap on it before then does nothing).
+    page.page.wait_for_selector("#hint:enabled", timeout=TURN_MS)
     tap(page, "#hint")
     page.page.wait_for_selector("#hint-list .hint-play", timeout=TURN_MS)
     tap(page, page.page.locator("#hint-list .hint-play").first)
@@ -406,21 +467,41 @@ def match_state(page: Page) -> MatchState:
     return MatchState.from_dict(page.page.evaluate("window.tapaPage.matchState()"))
 
 
-def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | None = None):
-    """Plays the match on the page from its first game to its end, checking each game on the
-    way; returns the games: their game, starter, winner and points. Screenshots: between the
-    first two games and at the end into ``shots``, and in the second game ``match.png``
-    (docs/screenshots's) into ``docs``."""
+def score_line(kind: str, length: int, score: dict, number: int, game: str) -> str:
+    """The page's score line in a match: its name and points, the score, and the game on the
+    board by the name the match gives it."""
+    _, names, title = KINDS[kind]
+    head = f"{title} to {length}: you {score['you']}, bot {score['bot']}"
+    return f"{head} · game {number}, {names[game]}"
+
+
+def play_match(
+    page: Page,
+    length: int,
+    shots: Path | None = None,
+    docs: Path | None = None,
+    kind: str = "tabla",
+    mid=None,
+):
+    """Plays the match ``kind`` on the page from its first game to its end, checking each game
+    on the way; returns the games: their game, starter, winner and points. Screenshots:
+    between the first two games and at the end into ``shots``, and in the second game
+    ``match.png`` (docs/screenshots's) into ``docs``; ``mid(page, number)``, when given, at the
+    start of each game on your turn."""
+    order, names, title = KINDS[kind]
+    table = page.page.evaluate("window.tapaPage.tablesReady.then((tables) => Object.keys(tables))")
     games: list[dict] = []
     score = {"you": 0, "bot": 0}
     page.wait("your-turn", "bot-turn", timeout=TURN_MS)
     while True:
         number = len(games) + 1
-        game = ORDER[(number - 1) % 3]
+        game = order[(number - 1) % 3]
         assert page.page.evaluate("document.body.dataset.game") == game
-        assert page.page.inner_text("#title").startswith(NAMES[game])
+        assert page.page.inner_text("#title").startswith(names[game])
+        assert page.score() == score_line(kind, length, score, number, game)
         state = match_state(page)
         assert (state.game, state.games_played, state.rules.length) == (game, number - 1, length)
+        assert state.rules.order == order
         assert state.score == (score["you"], score["bot"])
         starter = ("you", "bot")[state.starter]
         last = games[-1] if games else None
@@ -435,17 +516,27 @@ def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | 
         else:
             assert starter == last["winner"], (games, starter)
             assert ("you won" if starter == "you" else "the bot won") in panel, panel
+        heading = page.page.inner_text("#match-title")
+        assert heading == f"A {title} to {length}: {', '.join(names[g] for g in order)} in turn"
         chips = page.page.locator("#match-games li").all_inner_texts()
         assert chips[-2:] == [
-            f"{number} {NAMES[game]} now",
-            f"{number + 1} {NAMES[ORDER[number % 3]]} then",
+            f"{number} {names[game]} now",
+            f"{number + 1} {names[order[number % 3]]} then",
         ], chips
-        chance = page.page.inner_text("#match-chance")
-        assert re.search(r"Your chance to win the match: \d+%", chance), chance
+        if kind in table:
+            chance = page.page.inner_text("#match-chance")
+            assert re.search(r"Your chance to win the match: \d+%", chance), chance
+            assert not page.page.is_visible("#match-points")
+        else:
+            # No table: no chance shown, and the bot plays for points.
+            assert not page.page.is_visible("#match-chance")
+            assert page.page.inner_text("#match-points") == (
+                f"No match equity table for the {title} yet: the bot plays for points."
+            )
         log = page.log()
-        opening = log[log.rindex(f"Game {number} of a match to {length}, {NAMES[game]}") :]
+        opening = log[log.rindex(f"Game {number} of a match to {length}, {names[game]}") :]
         assert opening.startswith(
-            f"Game {number} of a match to {length}, {NAMES[game]}: "
+            f"Game {number} of a match to {length}, {names[game]}: "
             f"you {score['you']}, bot {score['bot']}."
         )
         if docs and number == 2 and page.state() == "your-turn":
@@ -456,6 +547,8 @@ def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | 
             page.screenshot(docs / "match.png")
         turns = 0
         while page.wait("your-turn", *OVER, timeout=TURN_MS) == "your-turn":
+            if mid and turns == 0:
+                mid(page, number)
             play_by_hint(page)
             turns += 1
             assert turns < 300, "the game does not end"
@@ -476,7 +569,8 @@ def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | 
             page.page.get_attribute("#score", "data-bot"),
         )
         assert shown == (str(score["you"]), str(score["bot"])), (shown, score)
-        assert page.score() == f"Match to {length}: you {score['you']}, bot {score['bot']}"
+        # The board still shows the game that has ended, and the score line names it.
+        assert page.score() == score_line(kind, length, score, number, game)
         games.append({"game": game, "starter": starter, "winner": winner, "points": points})
         if page.state() == "match-over":
             break
@@ -486,9 +580,9 @@ def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | 
         assert state.position is None and state.games_played == number
         assert state.starter == {"you": 0, "bot": 1, None: None}[winner]
         chips = page.page.locator("#match-games li").all_inner_texts()
-        assert chips[-1] == f"{number + 1} {NAMES[ORDER[number % 3]]} next", chips
+        assert chips[-1] == f"{number + 1} {names[order[number % 3]]} next", chips
         status = page.page.inner_text("#status")
-        assert f"Next game: {NAMES[ORDER[number % 3]]}; " in status, status
+        assert f"Next game: {names[order[number % 3]]}; " in status, status
         if shots and number == 1:
             page.screenshot(shots / "match-between.png")
         page.press("#next-game")
@@ -507,25 +601,121 @@ def play_match(page: Page, length: int, shots: Path | None = None, docs: Path | 
     return games
 
 
-def assert_new_match_starts(page: Page, length: int) -> None:
+def assert_new_match_starts(page: Page, length: int, kind: str = "tabla") -> None:
     page.press("#again")
     page.wait("your-turn", "bot-turn", timeout=TURN_MS)
-    assert page.score() == f"Match to {length}: you 0, bot 0"
+    assert page.score() == score_line(kind, length, {"you": 0, "bot": 0}, 1, "tabla")
     assert page.page.evaluate("document.body.dataset.game") == "tabla"
     assert match_state(page).games_played == 0
+    assert match_state(page).rules.order == KINDS[kind][0]
 
 
 def test_a_match_to_3_by_taps(browser, site, screenshots, tmp_path):
     page = Page(browser, site, f"?seed={MATCH_SEED}&match=3&delay=0", DESKTOP)
     try:
         page.wait("your-turn", "bot-turn", timeout=TURN_MS)
-        assert page.page.input_value("#match") == "3" and page.page.input_value("#level") == "score"
+        assert page.page.input_value("#match") == "tabla"
+        assert page.page.input_value("#length") == "3"
+        assert page.page.input_value("#level") == "score"
         assert not page.page.is_visible("#game")  # a match plays its own games
         page.screenshot(tmp_path / "match-start.png")
         games = play_match(page, 3, tmp_path, screenshots)
         assert [g["game"] for g in games] == [ORDER[i % 3] for i in range(len(games))]
         assert len(games) >= 3, f"{games}: no third game (try another MATCH_SEED)"
         assert_new_match_starts(page, 3)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_tavli_match_to_3_by_taps(browser, site, tmp_path):
+    """The tavli match chosen on the page (Play: Tavli match, To: 3 points) and played by taps
+    to its end: Portes, Plakoto and Fevga in turn under those names; without its table (until
+    Fevga's outcomes are measured) its levels are for points and the page says so; Fevga's
+    games against its random bot. The Fevga game's start at a desktop and a phone size are
+    screenshots in the test's folder."""
+    page = Page(browser, site, f"?seed={TAVLI_SEED}&delay=0", DESKTOP)
+    try:
+        page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+        assert not page.page.is_visible("#length")  # a single game has no points
+        options = page.page.eval_on_selector_all("#match option", "os => os.map(o => o.text)")
+        assert options == ["a single game", "Tabla match", "Tavli match"]
+        page.page.select_option("#match", "tavli")
+        page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+        assert page.page.input_value("#length") == "7"  # the match's own length
+        lengths = page.page.eval_on_selector_all("#length option", "os => os.map(o => o.value)")
+        assert lengths == ["3", "5", "7"]
+        if page.page.evaluate("window.tapaPage.inProgress"):  # the bot started and played
+            page.page.select_option("#length", "3")
+            title, _ = page.answer("yes")
+            assert title == "Start a Tavli match to 3?"
+        else:
+            page.page.select_option("#length", "3")
+        page.wait("your-turn", "bot-turn", timeout=TURN_MS)
+        assert page.page.input_value("#match") == "tavli"
+        assert page.page.input_value("#length") == "3"
+        assert not page.page.is_visible("#game")
+        assert page.page.inner_text("#title").startswith("Portes")
+        tables = page.page.evaluate(
+            "window.tapaPage.tablesReady.then((tables) => Object.keys(tables))"
+        )
+        note = page.page.inner_text("#match-note")
+        assert note.startswith("The Tavli match (Greece) plays Portes, Plakoto and Fevga in turn")
+        assert "No Fevga network is shipped yet" in note
+        levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
+        if "tavli" in tables:
+            assert levels == ["score", "1ply", "2ply"]
+        else:
+            assert levels == ["1ply", "2ply"] and page.page.input_value("#level") == "1ply"
+            assert "No match equity table for the Tavli match yet" in note
+
+        def fevga_shots(page: Page, number: int) -> None:
+            if number != 3:
+                return
+            assert page.page.inner_text("#title").startswith("Fevga")
+            assert not page.page.is_enabled("#hint")  # no Fevga network: no hints
+            page.screenshot(tmp_path / "tavli-fevga-desktop.png")
+            page.page.set_viewport_size(PHONE["viewport"])
+            page.screenshot(tmp_path / "tavli-fevga-phone.png")
+            page.page.set_viewport_size(DESKTOP["viewport"])
+
+        games = play_match(page, 3, tmp_path, kind="tavli", mid=fevga_shots)
+        assert [g["game"] for g in games] == [TAVLI[i % 3] for i in range(len(games))]
+        assert len(games) >= 3, f"{games}: no Fevga game (try another TAVLI_SEED)"
+        assert (tmp_path / "tavli-fevga-phone.png").is_file()
+        log = page.log()
+        for name in ("Portes", "Plakoto", "Fevga"):
+            assert f"of a match to 3, {name}: " in log, log
+        assert "Tabla" not in log and "Tapa" not in log
+        assert_new_match_starts(page, 3, "tavli")
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_url_chooses_the_tavli_match_and_a_reload_keeps_it(browser, site):
+    """``?match_games=tavli`` alone plays the tavli match to its own 7 points; its saved
+    record names it (``match_games``), and a reload goes on with it."""
+    page = Page(browser, site, "?match_games=tavli&seed=3&first=you&delay=0", PHONE)
+    try:
+        assert page.wait("your-turn", timeout=TURN_MS) == "your-turn"
+        assert page.score() == "Tavli match to 7: you 0, bot 0 · game 1, Portes"
+        assert page.page.input_value("#match") == "tavli"
+        assert page.page.input_value("#length") == "7"
+        assert page.page.inner_text("#title").startswith("Portes")
+        play_by_hint(page)
+        assert page.wait("your-turn", *OVER, timeout=TURN_MS) == "your-turn"
+        board, log = page.board(), page.log()
+        saved = json.loads(page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')"))
+        assert saved["match_games"] == "tavli" and saved["state"]["order"] == list(TAVLI)
+        page.reload()
+        title, text = page.answer("yes")
+        assert text.startswith("A match to 7, you 0, bot 0, game 1 (Portes): "), text
+        assert page.wait("your-turn", timeout=TURN_MS) == "your-turn"
+        assert page.board() == board and page.log() == log
+        assert page.score() == "Tavli match to 7: you 0, bot 0 · game 1, Portes"
+        assert page.page.input_value("#match") == "tavli"
+        assert match_state(page).rules.order == TAVLI
         assert page.errors == []
     finally:
         page.close()

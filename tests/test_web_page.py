@@ -255,7 +255,8 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
     page = Page(browser, site, "?seed=11&match=3&delay=0", PHONE)
     try:
         page.wait("your-turn", "bot-turn", timeout=10_000)
-        assert page.page.inner_text("#score") == "Match to 3: you 0, bot 0"
+        # The score line: the match, its points, the score and the game on the board.
+        assert page.page.inner_text("#score") == "Tabla match to 3: you 0, bot 0 · game 1, Tabla"
         assert page.page.evaluate("document.body.dataset.game") == "tabla"
         # Readable on a phone: the board's point numbers, tray labels and counts at least 12
         # pixels high; the bot's level on its card; the game log right under the controls,
@@ -300,7 +301,8 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
         assert won, log
         points = int(won.group(2))
         assert (you, bot) == ((points, 0) if won.group(1) == "You win" else (0, points))
-        assert page.page.inner_text("#score") == f"Match to 3: you {you}, bot {bot}"
+        score = f"Tabla match to 3: you {you}, bot {bot}"
+        assert page.page.inner_text("#score") == f"{score} · game 1, Tabla"
         # The bot's last move stays marked at the end when its play ended the game.
         lines = log.splitlines()
         ended_by = next(line for line in reversed(lines) if re.match(r"(You|Bot) \d-\d:", line))
@@ -317,7 +319,7 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
             match = f"A match to 3, you {you}, bot {bot}"
             assert text == f"{match}: game 1 is over, the next one (Gulbara) is to play."
             assert page.wait("game-over", timeout=10_000) == "game-over"
-            assert page.score() == f"Match to 3: you {you}, bot {bot}" and page.log() == log
+            assert page.score() == f"{score} · game 1, Tabla" and page.log() == log
             assert page.board() == board and page.marks() == marks
             page.press("#next-game")
             state = page.wait("your-turn", "bot-turn", *OVER, timeout=10_000)
@@ -338,7 +340,7 @@ def test_a_whole_game_by_touch_at_phone_size_then_the_next_game_of_the_match(
             assert text.endswith(", your turn.")
             assert page.wait("your-turn", timeout=10_000) == "your-turn"
             assert page.board() == board and page.log() == log
-            assert page.score() == f"Match to 3: you {you}, bot {bot}"
+            assert page.score() == f"{score} · game 2, Gulbara"
             play_turn(page)
             assert page.wait("your-turn", *OVER) == "your-turn"
             assert page.log().startswith(log)
@@ -580,13 +582,15 @@ def test_the_settings_a_seed_the_levels_and_wrong_values(browser, site):
 def test_wrong_settings_stay_in_sight_until_you_act_when_the_bot_moves_first(browser, site):
     """The bot's first play does not wipe away the line naming the URL's ignored settings: it
     is there on your first turn, and goes once you act on the board."""
-    page = Page(browser, site, "?game=tavla&match=99&first=bot&delay=0&level=1ply", PHONE)
+    query = "?game=tavla&match=99&match_games=portes&first=bot&delay=0&level=1ply"
+    page = Page(browser, site, query, PHONE)
     try:
         assert page.wait("your-turn", timeout=BOT_REPLY_MS) == "your-turn"
         assert re.search(r"^Bot \d-\d: ", page.log(), re.M), page.log()
         message = page.message()
-        assert "game must be one of tapa, tabla, gulbara, got 'tavla'" in message, message
+        assert "game must be one of tapa, tabla, gulbara, fevga, got 'tavla'" in message, message
         assert "match must be a whole number from 0 to 15, got '99'" in message, message
+        assert "match_games must be one of tabla, tavli, got 'portes'" in message, message
         assert page.score() == "A single game" and page.board()["key"] != START_KEY
         page.tap(max(page.movable()))
         assert page.lit() and page.message() == ""

@@ -1,11 +1,15 @@
-"""The page (web/index.html) plays Tabla and Gulbara as a person plays them, in headless Chromium.
+"""The page (web/index.html) plays Tabla, Gulbara and Fevga as a person plays them, in headless
+Chromium.
 
 As tests/test_web_page.py does for Tapa (its ``Page`` drives the board): a whole game of Tabla
 and a whole game of Gulbara against the bot, every move made by tapping the board (the highest
 checker with a gold ring, or the bar, then the farthest lit point), each completed play
 checked to be one of ``legalPlays``; Tabla's bar (a hit checker comes back in from it) and
 Gulbara's climbing doubles (each double of a climb a turn of its own, the next double shown)
-seen on the way; the game chooser switching games, asking before it drops a game in
+seen on the way; several turns of Fevga against its random bot (no Fevga network is shipped
+yet), both starts on the board, the first checker's rule (F5) refusing a second checker from
+24 with its reason, the trapped opponent let out (F7) and the log, at phone and desktop size;
+the game chooser switching games, asking before it drops a game in
 progress; a Tabla game kept over a reload. Some tests begin at a given position, put back
 as the saved game the page offers on a reload (``resume_at``): a landing circle over the
 dice tapped, and a turn with no legal play in each game. Tabla's and Gulbara's levels show
@@ -25,19 +29,30 @@ ROOT = Path(__file__).resolve().parents[1]
 TAPA_START = "24:15|1:15|"
 TABLA_START = "tabla/6:5,8:3,13:5,24:2|1:2,12:5,17:3,19:5|0,0"
 GULBARA_START = "gulbara/24:15|12:15|own,0,0,0,0,0"
+FEVGA_START = "fevga/24:15|12:15|"
+# F7: the bot all on your 12 (its start) behind your 6-11: every play must open one of them.
+FEVGA_TRAPPED = "fevga/6:2,7:2,8:2,9:2,10:2,11:2,24:3|12:15|"
 BAR = 25
 
 
 def resume_at(page: Page, key: str, roll: list[int]) -> None:
     """Puts your turn at the position ``key`` (your view, a key of any game) with ``roll``, as
     a reload offers back a saved game: the record the page wrote, with that position and roll
-    at a 1-ply level and an empty log, and Continue."""
+    at a 1-ply level (a game without a network: its one level) and an empty log, and
+    Continue."""
     saved = json.loads(page.page.evaluate(f"localStorage.getItem('{SAVE_KEY}')"))
     position = page.page.evaluate(
         "async (key) => (await import('./js/games.js')).positionFromKey(key)", key
     )
+    level = page.page.evaluate(
+        """(game) => {
+            const levels = window.tapaPage.gameLevels[game ?? "tapa"];
+            return levels.some((l) => l.id === "1ply") ? "1ply" : levels[0].id;
+        }""",
+        position.get("game"),
+    )
     record = {name: saved[name] for name in ("version", "seed", "dice")}
-    record.update(level="1ply", match=0, games=[], phase="your-turn", position=position)
+    record.update(level=level, match=0, games=[], phase="your-turn", position=position)
     record.update(roll=roll, plays=1, news="", moved=[], thrown=None, log=[])
     if "game" in position:
         record["game"] = position["game"]
@@ -182,22 +197,109 @@ def test_a_whole_game_of_gulbara_by_taps_against_the_bot(browser, site, screensh
         page.close()
 
 
+def start_pill_over(page: Page, side: str) -> int:
+    """The point whose column the start pill of ``side`` (``you`` or ``bot``) is drawn over."""
+    pill = page.page.locator(f'#board [data-start="{side}"]').bounding_box()
+    x = pill["x"] + pill["width"] / 2
+    for point in range(1, 25):
+        box = page.page.locator(f'#board [data-point="{point}"] .hit').bounding_box()
+        if box["x"] <= x <= box["x"] + box["width"] and (point > 12) == (pill["y"] < box["y"]):
+            return point
+    raise AssertionError(f"the {side} start pill lies over no point")
+
+
+def test_several_turns_of_fevga_by_taps_against_its_random_bot(
+    browser, site, screenshots, tmp_path
+):
+    """Fevga from the game chooser, at both sizes: both sides' starts (your 24, the bot's on
+    your 12), the first checker's rule (F5: once one checker has left 24 and not yet reached
+    12, no other may leave, and a tap on 24 says why), several turns by taps with the log
+    writing each play (the bot's in your numbering too), and a trapped bot let out (F7). No
+    Fevga network is shipped yet: the one level is a random play, and Hint is off. The
+    desktop's F5 refusal is the screenshot ``fevga.png``; the phone's, and both boards after
+    six turns with their logs, go to the test's temporary folder."""
+    shots = {
+        ("desktop", "f5"): screenshots / "fevga.png",
+        ("phone", "f5"): tmp_path / "fevga-phone.png",
+        ("desktop", "log"): tmp_path / "fevga-desktop-log.png",
+        ("phone", "log"): tmp_path / "fevga-phone-log.png",
+    }
+    for size, name in ((PHONE, "phone"), (DESKTOP, "desktop")):
+        page = Page(browser, site, "?seed=4&first=you&delay=0", size)
+        try:
+            assert page.wait("your-turn", timeout=10_000) == "your-turn"
+            page.page.select_option("#game", "fevga")
+            assert page.wait("your-turn", timeout=10_000) == "your-turn"
+            assert page.page.inner_text("#title").startswith("Fevga")
+            board = page.board()
+            assert board["key"] == FEVGA_START
+            assert board["points"]["24"]["you"] == 15 and board["points"]["12"]["bot"] == 15
+            assert (start_pill_over(page, "you"), start_pill_over(page, "bot")) == (24, 12)
+            levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
+            assert levels == ["random"]
+            assert "no Fevga network is shipped yet" in page.page.inner_text("#level-note")
+            page.page.wait_for_function("window.tapaPage.bot !== null", timeout=30_000)
+            assert not page.page.is_enabled("#hint")
+            # F5: the first checker goes alone; 24 is movable only until one has left it.
+            assert page.movable() == [24]
+            page.tap(24)
+            page.tap(max(page.lit()))  # one die: the checker stays above 12
+            moved = [p for p in range(13, 24) if page.board()["points"][str(p)]["you"]]
+            assert len(moved) == 1, page.board()["key"]
+            if not page.done_enabled():
+                assert page.movable() == moved, page.movable()
+                page.tap(24)
+                assert "(F5)" in page.message(), page.message()
+                page.screenshot(shots[name, "f5"])
+                page.tap(moved[0])
+                page.tap(min(page.lit()))
+            assert page.done_enabled()
+            page.press("#done")
+            for _ in range(5):
+                assert page.wait("your-turn", *OVER) == "your-turn"
+                play_first_moves(page)
+            assert page.wait("your-turn", *OVER) == "your-turn"
+            log = page.log().splitlines()
+            assert log[0] == "You start.", log
+            assert re.fullmatch(r"You \d-\d: 24/\d+(/\d+)*", log[1]), log
+            # The bot's play from its 24, your 12, in its numbering and on your board.
+            assert re.fullmatch(r"Bot \d-\d: 24/.* \(on your board: 12/.*\)", log[2]), log
+            assert sum(bool(re.match(r"You \d-\d: ", line)) for line in log) == 6, log
+            page.screenshot(shots[name, "log"])
+            # F7: the bot trapped on your 12 behind your 6-11: your play must let it out.
+            resume_at(page, FEVGA_TRAPPED, [3, 1])
+            legal = page.legal_keys(FEVGA_TRAPPED, [3, 1])
+            assert legal and all(
+                any(f",{p}:" not in "," + key.split("/")[1].split("|")[0] for p in range(6, 12))
+                for key in legal
+            ), legal
+            _, after = play_first_moves(page)
+            assert after in legal
+            assert page.errors == []
+        finally:
+            page.close()
+
+
 def test_the_game_chooser_switches_games_and_asks_before_it_drops_one(browser, site):
     page = Page(browser, site, "?seed=8&first=you&delay=0&level=1ply", DESKTOP)
     try:
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == TAPA_START
         options = page.page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
-        assert options == ["tapa", "tabla", "gulbara"]
+        assert options == ["tapa", "tabla", "gulbara", "fevga"]
         assert page.page.is_enabled("#match")
         # Nothing played yet: Tabla starts at once.
         page.page.select_option("#game", "tabla")
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == TABLA_START
         assert page.page.inner_text("#title").startswith("Tabla")
-        # The Play selector offers a single game of it, or the match of all three games.
-        assert page.page.is_enabled("#match") and page.page.input_value("#match") == "0"
-        assert "the match of all three games" in page.page.inner_text("#match-note")
+        # The Play selector offers a single game of it, or a match: the tabla match of
+        # Tabla, Gulbara and Tapa, or the tavli match of Portes, Plakoto and Fevga.
+        assert page.page.is_enabled("#match") and page.page.input_value("#match") == "single"
+        note = page.page.inner_text("#match-note")
+        assert "the Tabla match plays Tabla, Gulbara and Tapa" in note, note
+        assert "the Tavli match plays Portes, Plakoto and Fevga" in note, note
+        assert not page.page.is_visible("#length")
         levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
         assert levels == ["1ply", "2ply"]
         play_first_moves(page)
@@ -218,10 +320,12 @@ def test_the_game_chooser_switches_games_and_asks_before_it_drops_one(browser, s
         assert page.wait("your-turn", timeout=10_000) == "your-turn"
         assert page.board()["key"] == TAPA_START and page.page.is_enabled("#match")
         # The Play selector starts a match at once, nothing being played: Tabla first, the
-        # Game selector gone (a match plays its games in turn), the match's levels.
-        page.page.select_option("#match", "7")
+        # Game selector gone (a match plays its games in turn), the match's levels, to its
+        # own 7 points (the To selector).
+        page.page.select_option("#match", "tabla")
         assert page.wait("your-turn", "bot-turn", timeout=10_000) in ("your-turn", "bot-turn")
-        assert page.score() == "Match to 7: you 0, bot 0"
+        assert page.score() == "Tabla match to 7: you 0, bot 0 · game 1, Tabla"
+        assert page.page.input_value("#length") == "7"
         assert page.page.inner_text("#title").startswith("Tabla")
         assert not page.page.is_visible("#game")
         levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
@@ -230,7 +334,7 @@ def test_the_game_chooser_switches_games_and_asks_before_it_drops_one(browser, s
         page.wait("your-turn", timeout=10_000)
         play_first_moves(page)
         assert page.wait("your-turn", *OVER) == "your-turn"
-        page.page.select_option("#match", "0")
+        page.page.select_option("#match", "single")
         title, text = page.answer("yes")
         assert title == "Start a single game of Tabla?"
         assert text == "The match in progress (you 0, bot 0) will be lost."
@@ -258,7 +362,7 @@ def test_a_game_of_tabla_is_kept_over_a_reload_and_the_url_chooses_the_game(brow
         wrong = Page(browser, site, "?game=chess&first=you", DESKTOP)
         try:
             wrong.wait("your-turn", timeout=10_000)
-            assert "game must be one of tapa, tabla, gulbara, got 'chess'" in wrong.message()
+            assert "game must be one of tapa, tabla, gulbara, fevga, got 'chess'" in wrong.message()
             assert wrong.board()["key"] == TAPA_START
         finally:
             wrong.close()
@@ -314,6 +418,7 @@ PASSES = {
     "tapa": "24:15|1:13,18:2|",
     "tabla": "tabla/6:5,8:3,13:5,24:1|1:2,12:5,17:3,19:5|1,0",
     "gulbara": "gulbara/24:15|12:14,18:1|own,0,0,0,0,1",
+    "fevga": "fevga/24:15|12:14,18:1|",
 }
 
 

@@ -4,7 +4,8 @@ Vectors are exported from the engine (tests/scripts/export_web_vectors.py: every
 thousands of positions of random and heuristic games, the golden positions, the rules sample,
 every call of tests/test_rules.py, positions where the rule flags matter; outcomes of every
 kind under every rule set; the notation; both encodings; turns move by move; and the same for
-Tabla and Gulbara, tests/scripts/export_web_game_vectors.py; the match's weights and states,
+Tabla, Gulbara and Fevga, tests/scripts/export_web_game_vectors.py, with Fevga's boards that
+stress F5-F7 under each of its flags; the match's weights and states,
 tests/scripts/export_web_match.py) and ``node --test web/test/`` checks them. Node.js 20 or
 later is required: without it these tests fail, saying so.
 """
@@ -20,6 +21,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
+from tapa_env import FevgaRules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,10 +116,16 @@ def test_the_javascript_rules_give_the_python_engines_answers(vectors):
     assert summary["encoded"] >= 5 * tapa
     assert summary["notation_turns"] >= tapa // 2
     games = json.loads((vectors / "games-summary.json").read_text())
-    assert games["positions"] >= 2 * others  # Tabla's and Gulbara's
-    assert games["turns"] >= 2 * others * 15  # a climb is one roll
-    assert games["encoded"] >= 13 * others and games["notation_turns"] >= others
+    assert games["positions"] >= 3 * others  # Tabla's, Gulbara's and Fevga's
+    assert games["turns"] >= 3 * others * 15  # a climb is one roll
+    assert games["encoded"] >= 19 * others and games["notation_turns"] >= others
     assert games["notation_failed"] == 0  # Python writes every play of every turn
+    # Fevga's stress boards: each flag changes some of their turns, and some default turns
+    # start with the opponent trapped and must let it out (F7).
+    stress = games["fevga_stress"]
+    assert set(stress) == set(FevgaRules.__dataclass_fields__) - {"game"}
+    assert all(count > 0 for count in stress.values()), stress
+    assert games["fevga_trapped"] > 0
     assert_node_passes(vectors)
 
 
@@ -133,13 +142,13 @@ def test_a_vector_the_javascript_gets_wrong_fails_the_node_tests(vectors, tmp_pa
     assert "1 of " in result.stdout and "differ from Python's" in result.stdout
 
 
-def test_a_tabla_or_gulbara_vector_the_javascript_gets_wrong_fails_them(vectors, tmp_path):
+def test_a_tabla_gulbara_or_fevga_vector_the_javascript_gets_wrong_fails_them(vectors, tmp_path):
     """One afterstate digest of each game changed: the node tests of that game fail."""
     for path in vectors.iterdir():
         shutil.copy(path, tmp_path / path.name)
     lines = (vectors / "games-turns.jsonl").read_text().splitlines()
     changed = []
-    for game in ("tabla", "gulbara"):
+    for game in ("tabla", "gulbara", "fevga"):
         line = json.loads(next(line for line in lines if f'"game":"{game}"' in line))
         line["rolls"][-1]["digest"] = "0" * 64
         changed.append(json.dumps(line))
@@ -147,7 +156,7 @@ def test_a_tabla_or_gulbara_vector_the_javascript_gets_wrong_fails_them(vectors,
     test_file = "web/test/rules.test.mjs"
     result = run_node(tmp_path, "--test-name-pattern", "every roll", test_file)
     assert result.returncode != 0
-    assert "2 of " in result.stdout and "differ from Python's" in result.stdout
+    assert "3 of " in result.stdout and "differ from Python's" in result.stdout
 
 
 def test_without_the_games_vectors_the_node_tests_say_how_to_write_them(vectors, tmp_path):
@@ -194,6 +203,6 @@ def test_the_javascript_rules_give_the_python_engines_answers_on_more_positions(
     summary = export(tmp_path, positions=20_000, seed=1, notation=200)
     assert summary["turns"] >= 20_000 * 21
     games = export_games(tmp_path, positions=4000, seed=1, notation=60)
-    assert games["positions"] >= 8000 and games["turns"] >= 8000 * 15
+    assert games["positions"] >= 12000 and games["turns"] >= 12000 * 15
     export_match(tmp_path, choices=0, seed=1)
     assert_node_passes(tmp_path)

@@ -1,4 +1,4 @@
-"""Test vectors from the Python engine for Tabla's and Gulbara's rules in JavaScript.
+"""Test vectors from the Python engine for Tabla's, Gulbara's and Fevga's rules in JavaScript.
 
     python tests/scripts/export_web_game_vectors.py OUT_DIR [--positions N] [--seed S]
     TAPA_WEB_VECTORS=OUT_DIR node --test web/test/
@@ -9,11 +9,14 @@ runs both). Every answer comes from the Python engine (``tapa_env``); the JavaSc
 Files written into ``OUT_DIR``:
 
 ``games-rule-sets.json``
-    each game's combinations of its rule flags (``TablaRules``, ``GulbaraRules``), ``{game:
-    [{flag: bool}, ...]}``; the first of each is the default.
+    each game's combinations of its rule flags (``TablaRules``, ``GulbaraRules``,
+    ``FevgaRules``), ``{game: [{flag: bool}, ...]}``; the first of each is the default.
 ``games-turns.jsonl``
     one position a line: ``game``, ``source`` (``random``, ``heuristic``, ``variant``,
-    ``example``), ``key``, ``position`` (``Position.to_dict()``), ``flipped`` (the key of
+    ``example``, and Fevga's ``stress:KIND``: the random boards of
+    tests/test_fevga_vs_reference.py that stress F5 (``runner``), F6 (``quarter``), F7's trap
+    and wall, F8, under the default flags, each flag alone and all five), ``key``,
+    ``position`` (``Position.to_dict()``), ``flipped`` (the key of
     ``Position.flip()``), ``rules`` and ``rolls``: for each roll ``{"dice", "count", "digest"}``,
     the SHA-256 of the afterstates' 72-byte rows in the engine's order; some carry ``keys``
     too (with all 36 orders of the dice). A Gulbara position with a climb to play has the one
@@ -32,7 +35,9 @@ Files written into ``OUT_DIR``:
 ``games-bad-positions.json``
     ``{"position", "error"}``: dicts that ``Position.from_dict`` refuses.
 ``games-summary.json``
-    what was written, counted.
+    what was written, counted; ``fevga_stress`` counts, for each Fevga flag, the stress turns
+    whose afterstates it changes, and ``fevga_trapped`` the default turns that start with the
+    opponent trapped and must let it out (F7).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/: the Fevga stress boards
 
 from export_web_shared import (  # noqa: E402
     BOTH_ORDERS,
@@ -60,9 +66,12 @@ from export_web_shared import (  # noqa: E402
     turn_bytes,
     write_jsonl,
 )
+from test_fevga_vs_reference import KINDS as STRESS_KINDS  # noqa: E402
+from test_fevga_vs_reference import random_boards  # noqa: E402
 
 from agents import load_player  # noqa: E402
 from tapa_env import (  # noqa: E402
+    FevgaRules,
     GulbaraRules,
     Position,
     TablaRules,
@@ -71,23 +80,36 @@ from tapa_env import (  # noqa: E402
 )
 from tapa_env.batch import Games  # noqa: E402
 from tapa_env.encoding import get_encoding  # noqa: E402
+from tapa_env.games.fevga.kernels import opponent_trapped  # noqa: E402
 from tapa_env.games.gulbara.rows import unreached_problem  # noqa: E402
-from tapa_env.layout import CLIMB, flip  # noqa: E402
+from tapa_env.games.same_way import opponent_points  # noqa: E402
+from tapa_env.layout import CLIMB, OWN, flip  # noqa: E402
 from tapa_env.results import outcomes  # noqa: E402
 from tapa_env.selfplay import random_self_play  # noqa: E402
 
-GAMES = ("tabla", "gulbara")
+GAMES = ("tabla", "gulbara", "fevga")
 RULE_SETS = {
     "tabla": [TablaRules(*flags) for flags in itertools.product([False, True], repeat=2)],
     "gulbara": [
         GulbaraRules(each_side, to_opponent, wall)
         for wall, each_side, to_opponent in itertools.product([False, True], repeat=3)
     ],
+    "fevga": [FevgaRules(*flags) for flags in itertools.product([False, True], repeat=5)],
 }
 """Each game's flag combinations, the default first (Gulbara's default hands numbers over)."""
 RULE_SETS["gulbara"].sort(key=lambda rules: rules != GulbaraRules())
 HEURISTIC_PAIRS = {"tabla": [("pubeval", "hitter"), ("safe", "pubeval")],
-                   "gulbara": [("runner", "blocker"), ("blocker", "blocker")]}  # fmt: skip
+                   "gulbara": [("runner", "blocker"), ("blocker", "blocker")],
+                   "fevga": []}  # fmt: skip
+"""Each game's pairs of built-in bots whose games give its heuristic positions (Fevga has no
+heuristic bot yet: its positions are random self-play's and the stress boards)."""
+FEVGA_FLAGS = [name for name in FevgaRules.__dataclass_fields__ if name != "game"]
+FEVGA_STRESS_RULES = (
+    [FevgaRules()]
+    + [FevgaRules(**{name: True}) for name in FEVGA_FLAGS]
+    + [FevgaRules(*[True] * len(FEVGA_FLAGS))]
+)
+"""The rules Fevga's stress boards are played under: the default, each flag alone, all five."""
 BAD_TEXTS = [
     "", "pass", "bar/20", "bar/off", "25/20", "hello", "24/18 pass", "18/24", "off/20", "24/20",
     "24/18(7)", "13/bar", "24/1", "6/off", "13/7(2)", "24/23", "3/off", "8/2(0)", "24//18",
@@ -171,6 +193,8 @@ def game_positions(game: str, count: int, seed: int) -> tuple[list, list]:
     rng = np.random.default_rng(seed)
     rules = RULE_SETS[game][0]
     random_rows = random_self_play(max(8, count // 60), seed=seed, rules=rules).positions
+    if not HEURISTIC_PAIRS[game]:
+        return positions_of(sample(random_rows, count, rng), game), []
     bot_rows = np.concatenate(
         [heuristic_games(pair, max(4, count // 120), seed + k, rules)
          for k, pair in enumerate(HEURISTIC_PAIRS[game])]
@@ -218,6 +242,13 @@ def example_positions(game: str) -> list[Position]:
             "gulbara/20:1,24:14|12:14,18:1|own,0,0,0,3,3",
             "gulbara/24:15|12:15|own,0,0,0,0,0",
             "gulbara/1:1,2:1,24:13|14:3,15:4,16:4,18:3,19:1|own,6,2,1,3,3",
+        ],
+        "fevga": [
+            "fevga/24:15|12:15|",  # F5: the opening (docs/rules.md, Fevga worked examples)
+            "fevga/13:1,24:14|12:15|",  # F5: the runner not yet at 12
+            "fevga/12:1,24:14|1:1,11:14|",  # F5: at 12, not past the start
+            "fevga/13:4,20:2,21:2,22:2,23:2,24:3|12:15|",  # F6: 19 the one point open
+            "fevga/6:2,7:2,8:2,9:2,10:2,11:2,24:3|12:15|",  # F7: the opponent trapped
         ],
     }
     return [Position.from_key(key) for key in keys[game]]
@@ -294,6 +325,13 @@ def bad_positions(positions: list[Position]) -> list[dict]:
             lambda d: d.update(own_turns=1, opp_turns=3),
             lambda d: d.update(next="opp", climb=0, climb_dice=0, handed=False),
         ],
+        "fevga": [
+            lambda d: d.update(next="own"),
+            lambda d: d.update(climb=0, climb_dice=0),
+            lambda d: d.update(own_bar=0),
+            lambda d: d.update(opp_pinned=[]),
+            lambda d: d.update(own_turns=1, extra=1),
+        ],
     }
     found = []
     for position in positions:
@@ -305,6 +343,58 @@ def bad_positions(positions: list[Position]) -> list[dict]:
             except ValueError as raised:
                 found.append({"position": data, "error": str(raised)})
     return found
+
+
+def stress_positions(count: int, seed: int) -> list[Position]:
+    """``count`` of Fevga's random boards that stress its rules (tests/test_fevga_vs_reference.py:
+    the kinds of :data:`STRESS_KINDS` in turn)."""
+    return [Position.from_dict(board) for board in random_boards(count, seed)]
+
+
+def fevga_stress(turns: Turns, count: int, seed: int, rng) -> tuple[dict, list, list]:
+    """Fevga's stress boards (:func:`stress_positions`), every roll under each of
+    :data:`FEVGA_STRESS_RULES` into ``turns`` (the first two of each kind with their keys);
+    returns the summary's counts (for each flag, the turns whose afterstates it changes; the
+    default turns that must let a trapped opponent out), the checker-move lines and the
+    turns whose plays are written."""
+    boards = stress_positions(count, seed)
+    kinds = [STRESS_KINDS[i % len(STRESS_KINDS)] for i in range(count)]
+    rows = np.stack([p.row for p in boards for _ in ROLLS])
+    dice = np.array([d for _ in boards for d in ROLLS], dtype=np.int64)
+    found = {}
+    for rules in FEVGA_STRESS_RULES:
+        found[rules] = generate_afterstates(rows, dice, rules=rules, check=False)
+        for kind in STRESS_KINDS:
+            chosen = [p for p, k in zip(boards, kinds) if k == kind]
+            turns.add(f"stress:{kind}", chosen[:2], rules, with_keys=True)
+            turns.add(f"stress:{kind}", chosen[2:], rules)
+    plain = found[FEVGA_STRESS_RULES[0]]
+    counts = {
+        name: sum(turn_bytes(*found[rules], i) != turn_bytes(*plain, i) for i in range(len(rows)))
+        for name, rules in zip(FEVGA_FLAGS, FEVGA_STRESS_RULES[1:])
+    }
+    trapped = 0
+    after, offsets = plain
+    for i, row in enumerate(rows):
+        opponent = opponent_points(row)
+        start = int(sum(1 << p for p in range(24) if row[OWN + p]))
+        if not opponent_trapped(start, opponent, False) or offsets[i + 1] == offsets[i]:
+            continue
+        ends = after[offsets[i] : offsets[i + 1]]
+        freed = [
+            not opponent_trapped(
+                int(sum(1 << p for p in range(24) if end[OWN + p])), opponent, False
+            )
+            for end in ends
+        ]
+        trapped += all(freed)
+    moves, notation = [], []
+    for k, rules in enumerate(FEVGA_STRESS_RULES):
+        moves += checker_move_turns(boards, rules, seed + 500 + k)
+        for position in boards[k * 3 : k * 3 + 6]:
+            for i in rng.choice(len(ROLLS), size=3, replace=False):
+                notation.append((position, ROLLS[i], rules))
+    return {"fevga_stress": counts, "fevga_trapped": trapped}, moves, notation
 
 
 def readable(row: np.ndarray, game: str) -> bool:
@@ -324,6 +414,7 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
     rng = np.random.default_rng(seed)
     turns = Turns()
     notation_turns, move_lines, outcome_lines, broken = [], [], [], []
+    stress_counts: dict = {}
     encoded_keys: dict[str, list[str]] = {}
     for index, game in enumerate(GAMES):
         default = RULE_SETS[game][0]
@@ -335,6 +426,8 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
         turns.add("heuristic", bots[:6], default, with_keys=True)
         turns.add("heuristic", bots[6:], default)
         pool = (randoms + bots)[:200]
+        if game == "fevga":  # with boards that stress F5-F7, where the flags matter most
+            pool = randoms[:100] + stress_positions(100, seed + 400)
         variants = {}
         for k, rules in enumerate(RULE_SETS[game][1:], start=1):
             chosen = variant_positions(pool, rules, 12, seed + 100 + k)
@@ -352,6 +445,11 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
         move_lines += checker_move_turns(examples + randoms + bots, default, seed + 7)
         for k, (rules, chosen) in enumerate(variants.items()):
             move_lines += checker_move_turns(chosen, rules, seed + 200 + k)
+        if game == "fevga":
+            stressed = fevga_stress(turns, max(60, positions // 2), seed + 300, rng)
+            stress_counts, stress_moves, stress_notation = stressed
+            move_lines += stress_moves
+            notation_turns += stress_notation
 
         after = np.concatenate(turns.afterstates[game])
         finished = np.zeros(len(after), dtype=bool)
@@ -384,9 +482,12 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
     notation_turns.append((wall, (6, 6), GulbaraRules(True, False, True)))
     plays, parses, failed = notation_lines(notation_turns, rng)
     for game, examples in (("tabla", ["bar/22 13/7", "13/9*/7", "13/9/7", "bar/off"]),
-                           ("gulbara", ["22/17/12/7/2", "24/19*", "bar/20"])):  # fmt: skip
+                           ("gulbara", ["22/17/12/7/2", "24/19*", "bar/20"]),
+                           ("fevga", ["24/19/14/9/4", "24/19(2)", "24/14 24/19", "24/19*",
+                                      "bar/20"])):  # fmt: skip
         for position in example_positions(game)[:2]:
-            dice = {"tabla": (6, 2) if position.own_bar else (4, 2), "gulbara": (5, 5)}[game]
+            dice = {"tabla": (6, 2) if position.own_bar else (4, 2), "gulbara": (5, 5),
+                    "fevga": (5, 5)}[game]  # fmt: skip
             if position.game == "gulbara" and position.row[CLIMB]:
                 dice = (6, 6)
             parses += [parse_case(position, dice, RULE_SETS[game][0], t) for t in examples]
@@ -409,6 +510,7 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
         encoded=sum(len(keys) for keys in encoded_keys.values()),
         checker_move_turns=len(move_lines),
         bad_positions=len(broken),
+        **stress_counts,
     )
     (out / "games-summary.json").write_text(json.dumps(summary, indent=1))
     return summary

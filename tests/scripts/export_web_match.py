@@ -1,27 +1,33 @@
-"""The match equity table the browser page plays a match with, and the vectors that check the
-page's match in JavaScript against Python's.
+"""The match equity tables the browser page plays its matches with, and the vectors that check
+the page's matches in JavaScript against Python's.
 
-    python tests/scripts/export_web_match.py                 # web/models/match-equity.json
-    python tests/scripts/export_web_match.py --vectors DIR   # DIR/match-*.json
+    python tests/scripts/export_web_match.py                       # web/models/match-equity.json
+    python tests/scripts/export_web_match.py --out /tmp/t/eq.json  # the same, elsewhere
+    python tests/scripts/export_web_match.py --vectors DIR         # DIR/match-*.json
     TAPA_WEB_VECTORS=DIR node --test web/test/match.test.mjs
 
-The table is ``MatchEquity.measured(MatchRules(length=15)).to_json(15)`` (agents/match/equity.py:
+The file holds a table for each match of the registry (tapa_env/games/matches.py: ``tabla``,
+``tavli``) whose games all have measured outcomes (agents/match/outcomes.json; the tavli
+match's Fevga has none until its bot ships, and the page plays a match without a table for
+points): ``MatchEquity.measured(match_rules(name, 15)).to_json(15)`` (agents/match/equity.py:
 ``table[k][s][a][b]``, the chance of winning the match with ``a`` points to go against ``b``,
-game ``k`` of the order next, ``s`` 0 when this side starts it), with its format; the page
-(web/js/match.js) reads it. tests/test_web_match.py checks that the committed file is what
-this writes. Vector files written into ``DIR``:
+game ``k`` of the order next, ``s`` 0 when this side starts it), under ``matches`` by name,
+with the file's format (version 2; the page reads version 1 too, the tabla match's table
+alone). The page (web/js/match.js) reads it. tests/test_web_match.py checks that the committed
+file is what this writes. Vector files written into ``DIR``:
 
 ``match-weights.json``
-    ``{"cases": [{"away", "away_opponent", "game_index", "started", "weights", "chance",
-    "thrown_chance"}]}``: ``MatchEquity.outcome_weights`` for a grid of scores up to 15 points
-    to go, every game of the order and both starters, with ``chance`` (this side's chance
-    before the game) and ``thrown_chance`` (before its starter is thrown for).
+    ``{"cases": [{"match", "away", "away_opponent", "game_index", "started", "weights",
+    "chance", "thrown_chance"}]}``: ``MatchEquity.outcome_weights`` of each match with a table
+    for a grid of scores up to 15 points to go, every game of the order and both starters,
+    with ``chance`` (this side's chance before the game) and ``thrown_chance`` (before its
+    starter is thrown for).
 ``match-states.json``
-    ``{"matches": [...], "invalid": [...]}``: matches played game by game with
-    ``MatchState.after_game``, each step ``{"starter", "to_move", "playing", "points",
-    "after"}`` (``playing``: the state with the game's start position, ``after``: the state
-    after the game, both ``to_dict()``); and dicts that ``MatchState.from_dict`` refuses, each
-    ``{"state", "error"}``.
+    ``{"matches": [...], "invalid": [...]}``: matches of each match of the registry
+    (``"match"``: its name) played game by game with ``MatchState.after_game``, each step
+    ``{"starter", "to_move", "playing", "points", "after"}`` (``playing``: the state with the
+    game's start position, ``after``: the state after the game, both ``to_dict()``); and dicts
+    that ``MatchState.from_dict`` refuses, each ``{"state", "error"}``.
 ``match-choices.json``
     ``{"side", "cases": [...]}``: positions of each game with a roll, a score and a starter,
     and what Python's ``MatchPlayer`` of :data:`MATCH_SIDE` (web/js/bot.js's ``MATCH_SIDE``)
@@ -29,7 +35,7 @@ this writes. Vector files written into ``DIR``:
     chance of winning the match), ``chosen`` and ``points_choice`` (the same network's 1-ply
     choice for points).
 ``match-summary.json``
-    what was written, counted.
+    what was written, counted (``tables``: the matches with a table).
 """
 
 from __future__ import annotations
@@ -50,15 +56,17 @@ if str(SCRIPTS) not in sys.path:
 
 from agents.errors import MatchError  # noqa: E402
 from agents.match.equity import MatchEquity  # noqa: E402
-from agents.match.rules import ORDER, MatchRules  # noqa: E402
+from agents.match.outcomes import load_outcomes  # noqa: E402
+from agents.match.rules import ORDER, MatchRules, match_rules  # noqa: E402
 from agents.match.sides import load_side  # noqa: E402
 from agents.match.state import MatchState  # noqa: E402
 from tapa_env import Position, default_rules, generate_afterstates  # noqa: E402
+from tapa_env.games.matches import MATCHES  # noqa: E402
 from tapa_env.layout import climb_dice  # noqa: E402
 
 TABLE = ROOT / "web" / "models" / "match-equity.json"
 FORMAT = "tapa-rl/match-equity"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_AWAY = 15
 """The longest match the page plays: the table's points to go."""
 MATCH_SIDE = (
@@ -71,15 +79,31 @@ CHOICES = 40
 play, as far as the sampled positions have them."""
 
 
+def tabled_matches() -> list[str]:
+    """The matches of the registry whose games all have measured outcomes, in its order: those
+    with a table (the tavli match's Fevga has none until its bot ships)."""
+    measured = load_outcomes()
+    return [
+        name
+        for name in MATCHES
+        if all(game in measured for game in match_rules(name, MAX_AWAY).order)
+    ]
+
+
+def equities() -> dict[str, MatchEquity]:
+    """Each match's table (:func:`tabled_matches`), by name."""
+    return {name: MatchEquity.measured(match_rules(name, MAX_AWAY)) for name in tabled_matches()}
+
+
 def table_json() -> dict:
-    """web/models/match-equity.json's content."""
-    equity = MatchEquity.measured(MatchRules(length=MAX_AWAY))
+    """web/models/match-equity.json's content: a table for each match with measured games."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "source": f"agents.match.equity.MatchEquity.measured(MatchRules(length={MAX_AWAY}))"
-        f".to_json({MAX_AWAY})",
-        **equity.to_json(MAX_AWAY),
+        "source": "agents.match.equity.MatchEquity.measured("
+        f"agents.match.rules.match_rules(name, {MAX_AWAY})).to_json({MAX_AWAY}) for each "
+        "match of tapa_env.games.matches whose games have measured outcomes",
+        "matches": {name: equity.to_json(MAX_AWAY) for name, equity in equities().items()},
     }
 
 
@@ -93,18 +117,20 @@ def write_table(path: Path = TABLE) -> Path:
     return path
 
 
-def weight_cases(equity: MatchEquity) -> list[dict]:
-    """``outcome_weights`` on a grid of scores, every game of the order, both starters."""
+def weight_cases(equity: MatchEquity, name: str = "tabla") -> list[dict]:
+    """``outcome_weights`` of the match ``name`` on a grid of scores, every game of the order,
+    both starters."""
     aways = [1, 2, 3, 4, 5, 7, 9, 12, 15]
     cases = []
     for away in aways:
         for opponent in aways:
-            for game_index in range(len(ORDER) * 2):
+            for game_index in range(len(equity.rules.order) * 2):
                 for started in (True, False):
                     if (away + 2 * opponent + game_index) % 3 and max(away, opponent) > 5:
                         continue  # a third of the far scores is enough
                     weights = equity.outcome_weights(away, opponent, game_index, started)
                     cases.append({
+                        "match": name,
                         "away": away,
                         "away_opponent": opponent,
                         "game_index": game_index,
@@ -118,12 +144,13 @@ def weight_cases(equity: MatchEquity) -> list[dict]:
     return cases
 
 
-def match_lines(count: int, rng: np.random.Generator) -> list[dict]:
-    """``count`` matches played game by game with random results (a draw only in Tapa)."""
+def match_lines(count: int, rng: np.random.Generator, name: str = "tabla") -> list[dict]:
+    """``count`` matches of the match ``name`` played game by game with random results (a draw
+    only in Tapa)."""
     matches = []
     for number in range(count):
         length = [1, 3, 5, 7, 15][number % 5]
-        state = MatchState(MatchRules(length=length))
+        state = MatchState(match_rules(name, length))
         steps = []
         while not state.over:
             starter = state.starter if state.starter is not None else int(rng.integers(2))
@@ -140,7 +167,7 @@ def match_lines(count: int, rng: np.random.Generator) -> list[dict]:
                 "after": after.to_dict(),
             })  # fmt: skip
             state = after
-        matches.append({"length": length, "steps": steps})
+        matches.append({"match": name, "length": length, "steps": steps})
     return matches
 
 
@@ -254,16 +281,16 @@ def export(out: Path, choices: int = CHOICES, seed: int = 0) -> dict:
     """Write the vector files into ``out`` (created); returns the summary."""
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    equity = MatchEquity.measured(MatchRules(length=MAX_AWAY))
-    weights = weight_cases(equity)
+    weights = [case for name, equity in equities().items() for case in weight_cases(equity, name)]
     (out / "match-weights.json").write_text(json.dumps({"cases": weights}))
-    matches = match_lines(12, rng)
+    matches = [line for name in MATCHES for line in match_lines(12, rng, name)]
     invalid = invalid_states(rng)
     states = {"matches": matches, "invalid": invalid}
     (out / "match-states.json").write_text(json.dumps(states))
     cases = choice_cases(choices, seed) if choices else []
     (out / "match-choices.json").write_text(json.dumps({"side": MATCH_SIDE, "cases": cases}))
     summary = {
+        "tables": tabled_matches(),
         "weights": len(weights),
         "matches": len(matches),
         "games": sum(len(match["steps"]) for match in matches),
@@ -277,7 +304,11 @@ def export(out: Path, choices: int = CHOICES, seed: int = 0) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", nargs="?", type=Path, default=TABLE, help="the table's file")
+    parser.add_argument("out", nargs="?", type=Path, default=None, help="the tables' file")
+    parser.add_argument(
+        "--out", dest="out_option", type=Path, metavar="FILE",
+        help=f"the tables' file (default {TABLE.relative_to(ROOT)})",
+    )  # fmt: skip
     parser.add_argument("--vectors", type=Path, metavar="DIR", help="write the vectors into DIR")
     parser.add_argument("--choices", type=int, default=CHOICES, help="positions of each game")
     parser.add_argument("--seed", type=int, default=0)
@@ -285,7 +316,7 @@ def main() -> None:
     if args.vectors:
         print(json.dumps(export(args.vectors, args.choices, args.seed)))
     else:
-        print(write_table(args.out))
+        print(write_table(args.out_option or args.out or TABLE))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
 /**
- * The page: a single game of Tapa, Tabla or Gulbara between you and the bot, or the tabla
- * match of the three games in turn (Tabla, Gulbara, Tapa) to 3, 5 or 7 points, played on the
- * board with taps and drags. It starts the game at once and loads the bot beside it; the bot's
- * turns wait for it. In a match the page shows the score, the game in play and the next, who
- * starts and why, and your chance of winning the match (web/js/match.js's table), and the bot
- * plays to the score.
+ * The page: a single game of Tapa, Tabla, Gulbara or Fevga between you and the bot, or a match
+ * of the registry (web/js/match.js's MATCHES) to 3, 5 or 7 points: the tabla match (Tabla,
+ * Gulbara, Tapa in turn) or the tavli match (Portes, Plakoto, Fevga), played on the board with
+ * taps and drags. It starts the game at once and loads the bot beside it; the bot's turns wait
+ * for it. In a match the page shows the score, the game in play and the next (by the names the
+ * match gives them), who starts and why, and your chance of winning the match (the match's
+ * table in web/models/match-equity.json), and the bot plays to the score; a match whose table
+ * is not in the file (the tavli match, until Fevga's outcomes are measured) is played for
+ * points, and the page says so.
  *
- * URL parameters (all optional): `game` (`tapa`, `tabla` or `gulbara`: the game of a single
- * game), `seed` (the dice: the same seed plays the same rolls), `level` (a level id of the
+ * URL parameters (all optional): `game` (`tapa`, `tabla`, `gulbara` or `fevga`: the game of a
+ * single game), `seed` (the dice: the same seed plays the same rolls), `level` (a level id of the
  * game's levels in web/js/bot.js, or in a match of its MATCH_LEVELS), `match` (points to win
- * a match, up to 15; 0 for a single game),
+ * a match, up to 15; 0 for a single game), `match_games` (`tabla` or `tavli`: the match played,
+ * as play.py's `match_games=`; alone, to the match's own length, 7),
  * `first` (`roll`, `you` or `bot`: who starts the first game), `delay` (milliseconds the
  * bot's checker moves are shown one by one; 0 shows its play at once).
  *
@@ -45,12 +49,20 @@ import { ask } from "./ui_ask.js";
 import { Dice, parseSeed, randomSeed } from "./ui_dice.js";
 import { hintItem } from "./ui_hints.js";
 import { listen } from "./ui_input.js";
-import { MAX_MATCH, MatchTable } from "./match.js";
+import {
+  DEFAULT_MATCH,
+  MATCHES,
+  MATCH_NAMES,
+  MAX_MATCH,
+  MatchTable,
+  matchNamed,
+} from "./match.js";
 import { BOT, Match, YOU, gameResult, mirrored, openingThrow } from "./ui_match.js";
 import { PHASES, clearGame, loadGame, saveGame } from "./ui_save.js";
 import { OFF, PersonTurn } from "./ui_turn.js";
 
-const MATCHES = [0, 3, 5, 7];
+/** The Play selector's value for a single game; a match's is its name. */
+const SINGLE = "single";
 const DEFAULT_DELAY = 350;
 const HINTS = 5;
 /** What a finished game was, by its kind (web/js/ui_match.js's gameResult). */
@@ -61,12 +73,15 @@ const KIND_NAMES = {
   mars: "a mars",
   backgammon: "a backgammon",
 };
-const MATCH_NOTE =
-  "A match plays Tabla, Gulbara and Tapa in turn, round again, until a side has the points; " +
-  "the winner of a game starts the next. Choosing here starts a new game or match.";
+/** A list in words: `Tabla, Gulbara and Tapa`. */
+const inWords = (items) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 const SINGLE_NOTE =
-  "A single game of the game chosen at the top, or the match of all three games in turn. " +
-  "Choosing here starts a new game or match.";
+  "A single game of the game chosen at the top, or a match: " +
+  inWords(
+    Object.values(MATCHES).map((entry) => `the ${entry.title} plays ${inWords(entry.titles)}`),
+  ) +
+  ", in turn. Choosing here starts a new game or match.";
 const percent = (chance) => `${Math.round(100 * chance)}%`;
 
 const $ = (id) => document.getElementById(id);
@@ -88,6 +103,7 @@ function readSettings(botModule) {
   const params = new URLSearchParams(location.search);
   const problems = [];
   const settings = { seed: null, game: DEFAULT_GAME, match: 0, first: "roll" };
+  settings.matchGames = DEFAULT_MATCH;
   settings.delay = DEFAULT_DELAY;
   if (params.has("game")) {
     const game = params.get("game");
@@ -102,6 +118,16 @@ function readSettings(botModule) {
     return null;
   };
   settings.match = whole("match", 0, MAX_MATCH) ?? settings.match;
+  if (params.has("match_games")) {
+    const name = params.get("match_games");
+    if (MATCH_NAMES.includes(name)) {
+      settings.matchGames = name;
+      // Named alone, the match is played to its own length (play.py's match_games=tavli).
+      if (!params.has("match")) settings.match = MATCHES[name].length;
+    } else {
+      problems.push(`match_games must be one of ${MATCH_NAMES.join(", ")}, got '${name}'`);
+    }
+  }
   const levels = settings.match
     ? botModule.MATCH_LEVELS
     : botModule.GAME_LEVELS[settings.game];
@@ -146,14 +172,16 @@ class Page {
     this.match = null;
     this.bot = null;
     this.botFailed = null;
-    // The match equity table: your chance of winning a match, and the bot's play to the score.
-    this.table = null;
-    this.tableReady = MatchTable.load(new URL("../", import.meta.url)).then((table) => {
-      this.table = table;
-      if (this.match?.isMatch) this.showMatch();
-      return table;
+    // The match equity tables, by match name: your chance of winning a match, and the bot's
+    // play to the score. A match without one (the tavli match, until Fevga's outcomes are
+    // measured) is played for points.
+    this.tables = null;
+    this.tablesReady = MatchTable.loadAll(new URL("../", import.meta.url)).then((tables) => {
+      this.tables = tables;
+      this.tablesLoaded();
+      return tables;
     });
-    this.tableReady.catch(() => {}); // a match says why when it needs the table
+    this.tablesReady.catch(() => {}); // a match to the score says why when it needs its table
     this.generation = 0; // a new game stops the last one's pending steps
     this.plays = 0; // plays made in this game: a game with none is not worth a question
     this.logLines = []; // the game log's lines, [line, side], for the saved game
@@ -176,7 +204,7 @@ class Page {
       (bot) => {
         this.bot = bot;
         this.timings.botReady = performance.now();
-        $("hint").disabled = this.state !== "your-turn";
+        $("hint").disabled = this.state !== "your-turn" || !this.canHint;
         $("bot-status").textContent = "";
         return bot;
       },
@@ -192,7 +220,7 @@ class Page {
     );
     // A game with nothing played yet is not worth a question: a new one starts.
     if (saved && (saved.plays > 0 || saved.games.length > 0)) this.offerSaved(saved);
-    else this.newMatch(settings.match);
+    else this.newMatch(settings.match, settings.matchGames);
     if (this.notice) this.say("");
   }
 
@@ -201,9 +229,29 @@ class Page {
     return this.match ? this.match.isMatch : this.settings.match > 0;
   }
 
-  /** The levels of the game played, or of a match. */
+  /** The match played (its entry of web/js/match.js's MATCHES), or the URL's before one
+   * starts; null for a single game. */
+  get matchKind() {
+    if (this.match) return this.match.kind;
+    return this.settings.match > 0 ? matchNamed(this.settings.matchGames) : null;
+  }
+
+  /** The match's equity table, or null: a single game, the tables not loaded yet, or none
+   * for this match. */
+  get table() {
+    return (this.matchKind && this.tables?.[this.matchKind.name]) ?? null;
+  }
+
+  /** Whether the match is known to have no table: its bot plays for points. */
+  get noTable() {
+    return Boolean(this.matchKind && this.tables && !this.tables[this.matchKind.name]);
+  }
+
+  /** The levels of the game played, or of a match (without those to the score where the
+   * match has no table). */
   get levels() {
-    return this.isMatch ? this.matchLevels : this.gameLevels[this.game];
+    if (!this.isMatch) return this.gameLevels[this.game];
+    return this.matchLevels.filter((entry) => !(entry.toScore && this.noTable));
   }
 
   /** The level played: its entry of `levels`. */
@@ -211,14 +259,45 @@ class Page {
     return this.levels.find((entry) => entry.id === this.level);
   }
 
-  /** The level of the game's own levels (`GAME_LEVELS`) the bot plays the game in play at. */
+  /** The level of the game's own levels (`GAME_LEVELS`) the bot plays the game in play at:
+   * in a match the match level's, where the game has it, else the game's default (Fevga's
+   * `random` while no Fevga network is shipped). */
   get gameLevel() {
-    return this.isMatch ? this.levelEntry.level : this.level;
+    if (!this.isMatch) return this.level;
+    const wanted = this.levelEntry.level;
+    const own = this.gameLevels[this.game];
+    return own.some((entry) => entry.id === wanted) ? wanted : this.defaultLevels[this.game];
   }
 
-  /** Whether the bot plays to the match score (and Hint ranks plays by it). */
+  /** Whether the bot can rank plays for Hint: a level with a network (a game whose network is
+   * not shipped yet, Fevga's, plays at random and gives no hints). */
+  get canHint() {
+    const level = this.gameLevels[this.game].find((entry) => entry.id === this.gameLevel);
+    return Boolean(level?.model);
+  }
+
+  /** Whether the bot plays to the match score (and Hint ranks plays by it): a level to the
+   * score, a game with a network, and a match with a table (or its tables still loading). */
   get toScore() {
-    return this.isMatch && Boolean(this.levelEntry?.toScore);
+    return this.isMatch && Boolean(this.levelEntry?.toScore) && !this.noTable && this.canHint;
+  }
+
+  /** The match's table when the bot plays to the score, once the tables are loaded (a
+   * rejection when they could not be); null when it plays for points. */
+  async scoreTable() {
+    if (!this.toScore) return null;
+    await this.tablesReady;
+    return this.toScore ? this.table : null;
+  }
+
+  /** The tables are loaded: a match without one drops the level to the score (and says
+   * why), and the panel shows your chance. */
+  tablesLoaded() {
+    if (!this.match?.isMatch) return;
+    const level = this.level;
+    this.setGame(this.game, level);
+    if (this.level !== level && PHASES.includes(this.state)) this.save();
+    this.showMatch();
   }
 
   /** The game's rule flags: its defaults, those of its bot. */
@@ -260,7 +339,8 @@ class Page {
     const chooser = $("game");
     for (const game of GAMES) chooser.append(new Option(GAME_NAMES[game], game));
     chooser.addEventListener("change", () => this.chooseGame(chooser.value));
-    $("match").addEventListener("change", () => this.chooseMatch(Number($("match").value)));
+    $("match").addEventListener("change", () => this.chooseMatch($("match").value));
+    $("length").addEventListener("change", () => this.chooseLength(Number($("length").value)));
     const level = $("level");
     level.addEventListener("change", () => {
       this.level = level.value;
@@ -268,10 +348,10 @@ class Page {
       if (PHASES.includes(this.state)) this.save();
     });
     this.setGame(this.game, this.level);
-    this.showMatchChoice(this.settings.match);
+    this.showMatchChoice(this.settings.match, this.settings.matchGames);
     $("new-game").addEventListener("click", () => this.askNewMatch());
     $("next-game").addEventListener("click", () => this.nextGame());
-    $("again").addEventListener("click", () => this.newMatch(this.match.points));
+    $("again").addEventListener("click", () => this.newMatch(...this.kindPlayed));
     $("undo").addEventListener("click", () => this.undo());
     $("done").addEventListener("click", () => this.done());
     $("hint").addEventListener("click", () => this.hint());
@@ -286,18 +366,23 @@ class Page {
     this.game = game;
     $("game").value = game;
     document.body.dataset.game = game;
-    const { title: name, alsoCalled: also } = gameNamed(game);
+    const { title, alsoCalled } = gameNamed(game);
+    // A match may call the game otherwise (Portes, Plakoto): the game's own name follows.
+    const name = this.matchKind ? this.matchKind.titleOf(game) : title;
+    const also = name === title ? alsoCalled : `(${title})`;
     $("title").replaceChildren(`${name} `, element("small", "", also));
     document.title = `${name}: play the bot`;
     const ids = this.levels.map((entry) => entry.id);
-    const fallback = this.isMatch ? this.defaultMatchLevel : this.defaultLevels[game];
+    const fallback = this.isMatch
+      ? ids.includes(this.defaultMatchLevel) ? this.defaultMatchLevel : ids[0]
+      : this.defaultLevels[game];
     this.level = ids.includes(level) ? level : fallback;
     $("level").replaceChildren(...this.levels.map((entry) => new Option(entry.label, entry.id)));
     $("level").value = this.level;
     this.showLevel();
     $("game").disabled = this.isMatch;
     $("game").closest("label").hidden = this.isMatch;
-    $("match-note").textContent = this.isMatch ? MATCH_NOTE : SINGLE_NOTE;
+    $("match-note").textContent = this.isMatch ? this.matchNote() : SINGLE_NOTE;
     $("board").setAttribute("aria-label", `The ${name} board, from your side`);
   }
 
@@ -322,11 +407,60 @@ class Page {
     this.newMatch(0);
   }
 
-  /** The Play selector: a single game or a match to `points` starts at once, once you agree
-   * to lose the game or match on; kept, the selector shows what is played again. */
-  async chooseMatch(points) {
+  /** What the match played is and how its bot plays, under the Play selector: its games in
+   * turn, and where it has no table or a game no network, what the bot does instead. */
+  matchNote() {
+    const kind = this.matchKind;
+    const lines = [
+      `The ${kind.title} (${kind.from}) plays ${inWords(kind.titles)} in turn, round again, ` +
+        "until a side has the points; the winner of a game starts the next.",
+    ];
+    // A game with no network shipped yet plays at random, and its outcomes are not measured.
+    const random = kind.order.filter((game) => !this.gameLevels[game].some((l) => l.model));
+    const unshipped = inWords(random.map((game) => kind.titleOf(game)));
+    if (this.noTable) {
+      const why = random.length
+        ? ` (it is measured with each game's shipped bot, and ${unshipped} has none yet)`
+        : "";
+      lines.push(
+        `No match equity table for the ${kind.title} yet${why}: the bot plays every game for ` +
+          "points.",
+      );
+    }
+    for (const game of random) {
+      const name = kind.titleOf(game);
+      lines.push(
+        `No ${name} network is shipped yet: in ${name} the bot plays at random and gives no hints.`,
+      );
+    }
+    lines.push("Choosing here starts a new game or match.");
+    return lines.join(" ");
+  }
+
+  /** The match played as `newMatch`'s arguments: its points and its name. */
+  get kindPlayed() {
+    return [this.match.points, this.match.kind?.name ?? DEFAULT_MATCH];
+  }
+
+  /** The Play selector: a single game, or the tabla or the tavli match (to the points of the
+   * match played, or its own length), starts at once once you agree to lose the game or match
+   * on; kept, the selectors show what is played again. */
+  async chooseMatch(choice) {
+    const name = choice === SINGLE ? null : choice;
+    const points = name ? this.match.points || MATCHES[name].length : 0;
+    this.askToStart(points, name ?? DEFAULT_MATCH);
+  }
+
+  /** The points selector: a match of the kind played to `points`, as `chooseMatch`. */
+  chooseLength(points) {
+    this.askToStart(points, this.match.kind?.name ?? DEFAULT_MATCH);
+  }
+
+  async askToStart(points, name) {
     if (this.inProgress) {
-      const what = points ? `a match to ${points}` : `a single game of ${GAME_NAMES[this.game]}`;
+      const what = points
+        ? `a ${MATCHES[name].title} to ${points}`
+        : `a single game of ${GAME_NAMES[this.game]}`;
       const sure = await ask($("ask"), {
         title: `Start ${what}?`,
         text: this.lossText(),
@@ -335,11 +469,11 @@ class Page {
         focus: "no",
       });
       if (!sure) {
-        $("match").value = String(this.match.points);
+        this.showMatchChoice(...this.kindPlayed);
         return;
       }
     }
-    this.newMatch(points);
+    this.newMatch(points, name);
   }
 
   /** Every level with its strength (its description), the one played marked. */
@@ -353,20 +487,31 @@ class Page {
       }),
     );
     const entry = this.levels.find((l) => l.id === this.level);
-    $("bot-level").textContent = entry ? entry.label : "";
+    // In a match a game without the match level's own level (Fevga's random) names its own.
+    const own = this.gameLevels[this.game].find((l) => l.id === this.gameLevel);
+    const shown = this.isMatch && own && own.id !== entry?.level ? own : entry;
+    $("bot-level").textContent = shown ? shown.label : "";
   }
 
-  /** The Play selector's choices, with `points` among them and chosen. */
-  showMatchChoice(points) {
+  /** The Play selector (a single game, or a match of MATCHES: the match `name` when
+   * `points` is not 0) and the points selector (the match's lengths, with `points` among them
+   * and chosen; hidden for a single game). */
+  showMatchChoice(points, name = DEFAULT_MATCH) {
     const match = $("match");
-    const choices = MATCHES.includes(points) ? MATCHES : [...MATCHES, points].sort((a, b) => a - b);
     match.replaceChildren(
-      ...choices.map((value) => {
-        const label = value ? `a match to ${value}` : "a single game";
-        return new Option(label, String(value));
-      }),
+      new Option("a single game", SINGLE),
+      ...Object.values(MATCHES).map((entry) => new Option(entry.title, entry.name)),
     );
-    match.value = String(points);
+    match.value = points ? name : SINGLE;
+    const { lengths } = MATCHES[name];
+    const choices = !points || lengths.includes(points) ? lengths : [...lengths, points];
+    $("length").replaceChildren(
+      ...[...choices]
+        .sort((a, b) => a - b)
+        .map((value) => new Option(`${value} point${value === 1 ? "" : "s"}`, String(value))),
+    );
+    $("length").value = String(points || MATCHES[name].length);
+    $("length").closest("label").hidden = !points;
   }
 
   /** New game: a new game or match of the kind chosen, once you agree to lose the one on. */
@@ -389,7 +534,7 @@ class Page {
       });
       if (!sure) return;
     }
-    this.newMatch(this.match.points);
+    this.newMatch(...this.kindPlayed);
   }
 
   // --- the saved game (web/js/ui_save.js) --------------------------------------------------
@@ -407,6 +552,9 @@ class Page {
       dice: this.dice.state,
       level: this.level,
       match: this.match.points,
+      ...(this.match.kind && this.match.kind.name !== DEFAULT_MATCH
+        ? { match_games: this.match.kind.name }
+        : {}),
       games: this.match.games,
       plays: this.plays,
       news: this.news,
@@ -448,7 +596,7 @@ class Page {
     } else {
       this.match = null; // the URL's kind of game, with its level
       this.setGame(this.settings.game, this.settings.level);
-      this.newMatch(this.settings.match);
+      this.newMatch(this.settings.match, this.settings.matchGames);
     }
   }
 
@@ -460,11 +608,11 @@ class Page {
       ? `A match to ${this.match.points}, you ${score.you}, bot ${score.bot}`
       : single;
     if (saved.phase === "game-over") {
-      const next = GAME_NAMES[this.match.game];
+      const next = this.match.title(this.match.game);
       const number = this.match.games.length;
       return `${match}: game ${number} is over, the next one (${next}) is to play.`;
     }
-    const number = `, game ${this.match.gameNumber} (${GAME_NAMES[this.game]})`;
+    const number = `, game ${this.match.gameNumber} (${this.match.title(this.game)})`;
     const game = this.match.isMatch ? number : "";
     const whose = saved.phase === "your-turn" ? "your turn" : "the bot's turn";
     return `${match}${game}: ${plural(saved.plays, "play")} made, ${whose}.`;
@@ -473,7 +621,7 @@ class Page {
   /** Puts a saved game's match, dice, level, log and position back, its turn not begun. */
   restore(saved) {
     this.generation += 1;
-    this.match = new Match(saved.match, saved.game ?? DEFAULT_GAME);
+    this.match = new Match(saved.match, saved.game ?? DEFAULT_GAME, saved.match_games);
     for (const game of saved.games) this.match.record(game);
     if (saved.state && saved.phase !== "game-over") {
       this.match.starter = [YOU, BOT][saved.state.starter];
@@ -481,7 +629,8 @@ class Page {
     this.match.thrown = saved.thrown;
     this.setGame(saved.game ?? DEFAULT_GAME, saved.level);
     this.useDice(saved.seed, Dice.resume(saved.seed, saved.dice));
-    this.showMatchChoice(saved.match);
+    this.showMatchChoice(...this.kindPlayed);
+    this.result = saved.phase === "game-over" ? this.match.games.at(-1) : null;
     this.logLines = [];
     $("log").replaceChildren();
     for (const [line, side] of saved.log) this.log(line, side);
@@ -516,13 +665,14 @@ class Page {
 
   // --- the match ---------------------------------------------------------------------------
 
-  /** A new single game of the game chosen (`points` 0), or a match to `points`: Tabla first.
-   * The level is kept where the new kind of game has it. */
-  newMatch(points) {
+  /** A new single game of the game chosen (`points` 0), or the match `name` (the tabla match
+   * by default) to `points`: its first game first. The level is kept where the new kind of
+   * game has it. */
+  newMatch(points, name = DEFAULT_MATCH) {
     const kept = this.match === null || this.match.isMatch === points > 0;
-    this.match = new Match(points, this.game);
+    this.match = new Match(points, this.game, name);
     this.setGame(this.match.game, kept ? this.level : null);
-    this.showMatchChoice(points);
+    this.showMatchChoice(...this.kindPlayed);
     const seed = this.settings.seed ?? randomSeed();
     this.useDice(seed, new Dice(seed));
     this.logLines = [];
@@ -554,7 +704,7 @@ class Page {
     if (this.match.isMatch) {
       const { score } = this.match;
       const to = this.match.points;
-      const game = GAME_NAMES[this.game];
+      const game = this.match.title(this.game);
       this.log(`Game ${number} of a match to ${to}, ${game}: you ${score.you}, bot ${score.bot}.`);
     }
     if (number > 1 && starter) {
@@ -682,7 +832,7 @@ class Page {
         [YOU]: "you start it, as the winner of this one",
         [BOT]: "the bot starts it, as the winner of this one",
       }[this.match.starter] ?? "the dice decide who starts it";
-      next = `Next game: ${GAME_NAMES[this.match.game]}; ${starts}.`;
+      next = `Next game: ${this.match.title(this.match.game)}; ${starts}.`;
       this.state = "game-over";
     }
     this.shownPosition = shown;
@@ -748,10 +898,13 @@ class Page {
         const barred = (turn.position.own_bar ?? 0) > 0 && point !== BAR;
         const left = turn.diceLeft.join("-");
         const where = point === BAR ? "on the bar" : `on ${point}`;
+        // A rule of the game's own may say why (Fevga's first checker, F5).
+        const blocked = this.spec.blockedWhy?.(turn.start, turn.position, point, this.rules);
         this.say(
           pinned || barred
             ? turn.whyNot(point, point - 1)
-            : `The checker ${where} has no legal move with ${left}: take one with a gold ring.`,
+            : blocked ||
+                `The checker ${where} has no legal move with ${left}: take one with a gold ring.`,
           true,
         );
       } else {
@@ -837,6 +990,11 @@ class Page {
   async hint() {
     this.acted();
     if (this.state !== "your-turn") return;
+    if (!this.canHint) {
+      const name = this.match.title(this.game);
+      this.say(`No ${name} network is shipped yet: the bot gives no hints.`);
+      return;
+    }
     if (!this.bot) {
       this.say("The bot is still loading; Hint works once it is ready.");
       return;
@@ -847,13 +1005,13 @@ class Page {
     $("hints").hidden = false;
     list.replaceChildren(element("li", "", "Thinking..."));
     let ranked;
-    const toScore = this.toScore;
-    $("hints-what").textContent = toScore
-      ? "(your chance of winning the match after each; tap one to set it up)"
-      : "(equity: points you expect; tap one to set it up)";
     try {
-      if (toScore) {
-        const weights = this.weights(YOU, await this.tableReady);
+      const table = await this.scoreTable();
+      $("hints-what").textContent = table
+        ? "(your chance of winning the match after each; tap one to set it up)"
+        : "(equity: points you expect; tap one to set it up)";
+      if (table) {
+        const weights = this.weights(YOU, table);
         const level = this.gameLevel;
         ranked = await this.bot.rankToScore(turn.start, turn.dice, weights, HINTS, level);
       } else {
@@ -883,7 +1041,7 @@ class Page {
 
   /** For `side` in the game in play: its chance of winning the match after each of the
    * game's results (win, win double, draw, lose, lose double), from `table`. */
-  weights(side, table = this.table) {
+  weights(side, table) {
     const other = side === YOU ? BOT : YOU;
     const { match } = this;
     const started = match.starter === side;
@@ -920,8 +1078,9 @@ class Page {
       const started = performance.now();
       let chosen;
       try {
-        if (this.toScore) {
-          const weights = this.weights(BOT, await this.tableReady);
+        const table = await this.scoreTable();
+        if (table) {
+          const weights = this.weights(BOT, table);
           chosen = await bot.chooseToScore(position, roll, weights, this.gameLevel);
         } else {
           chosen = await bot.choose(position, roll, this.gameLevel);
@@ -1079,7 +1238,7 @@ class Page {
     $("undo").disabled = !yours || !turn.moved;
     $("done").disabled = !yours || !turn.done;
     $("done").textContent = yours && turn.done && !turn.moved ? "Pass" : "Done";
-    $("hint").disabled = !yours || !this.bot;
+    $("hint").disabled = !yours || !this.bot || !this.canHint;
     $("next-game").hidden = this.state !== "game-over";
     $("again").hidden = this.state !== "match-over";
     $("again").textContent = this.match.isMatch ? "New match" : "New game";
@@ -1104,12 +1263,21 @@ class Page {
     return `${before}${what} Tap a checker with a gold ring, then a lit point (or drag it).`;
   }
 
+  /** The score line: a match's name, points, score and the game on the board (by the name
+   * the match gives it, with its number), or what a single game is. */
   showScore() {
-    const { score } = this.match;
-    const single = this.singleName;
-    $("score").textContent = this.match.isMatch
-      ? `Match to ${this.match.points}: you ${score.you}, bot ${score.bot}`
-      : single;
+    const { score, kind } = this.match;
+    if (kind) {
+      // Between games the board shows the game that has just ended.
+      const number = this.match.games.length + (this.result ? 0 : 1);
+      const game = ` · game ${number}, ${this.match.title(this.game)}`;
+      $("score").replaceChildren(
+        `${kind.title} to ${this.match.points}: you ${score.you}, bot ${score.bot}`,
+        element("span", "score-game", game),
+      );
+    } else {
+      $("score").textContent = this.singleName;
+    }
     $("score").dataset.you = score.you;
     $("score").dataset.bot = score.bot;
     this.showMatch();
@@ -1143,12 +1311,17 @@ class Page {
       shown.push(this.matchChip(number, match.game, now, now));
       if (!between) shown.push(this.matchChip(number + 1, match.nextGame, "then", "then"));
     }
-    $("match-title").textContent = `A match to ${match.points}: Tabla, Gulbara, Tapa in turn`;
+    const { title, titles } = match.kind;
+    $("match-title").textContent = `A ${title} to ${match.points}: ${titles.join(", ")} in turn`;
     $("match-games").replaceChildren(...shown);
     $("match-starter").textContent = this.starterLine(between);
     panel.dataset.winner = match.over ? match.winner : "";
     const chance = this.matchChance();
     $("match-chance").hidden = chance === null;
+    // A match without a table is played for points: the panel says so instead.
+    $("match-points").hidden = !this.noTable || match.over;
+    $("match-points").textContent =
+      `No match equity table for the ${title} yet: the bot plays for points.`;
     if (chance !== null) {
       const when = between ? "before the next game" : "at this game's start";
       $("match-chance-value").textContent = percent(chance);
@@ -1163,7 +1336,7 @@ class Page {
   matchChip(number, game, what, kind) {
     const chip = element("li", kind, "");
     chip.dataset.matchGame = game;
-    const name = ` ${GAME_NAMES[game]} `;
+    const name = ` ${this.match.title(game)} `;
     chip.append(element("b", "", String(number)), name, element("span", "", what));
     return chip;
   }
@@ -1180,7 +1353,7 @@ class Page {
     }
     const starter = match.starter;
     const last = match.games[match.games.length - 1];
-    const game = GAME_NAMES[match.game];
+    const game = match.title(match.game);
     if (between && !starter) {
       return `${game} next: the dice decide who starts (the last game was a draw).`;
     }

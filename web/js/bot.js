@@ -16,7 +16,9 @@
  *   as agents/bots/search.py does (`Bot.following`).
  *
  * Each game has its levels (`GAME_LEVELS`): Tapa's are `LEVELS`; Tabla's and Gulbara's play
- * their game's network (web/models/tabla-td.onnx, gulbara-td.onnx) at 1-ply and 2-ply. A
+ * their game's network (web/models/tabla-td.onnx, gulbara-td.onnx) at 1-ply and 2-ply. A game
+ * whose network is not shipped yet (`game.bot.model` null: Fevga's) has one level, `random`:
+ * a random legal play, drawn from the position and the roll (`randomPlay`), and no hints. A
  * position says its game, and `choose` and `rank` play the levels of that game.
  *
  * onnxruntime-web (installed by `npm ci` in web/) is imported when `loadBot` is called, so
@@ -35,6 +37,7 @@ import {
   nextTurn,
   notatedPlays,
   outcome,
+  positionKey,
 } from "./games.js";
 import { outcomeIndex } from "./match.js";
 
@@ -131,10 +134,29 @@ function networkLevels(game) {
 const eachGame = (read) =>
   Object.freeze(Object.fromEntries(GAMES.map((name) => [name, read(REGISTRY[name])])));
 
+/** The one level of a game with no network shipped yet: a random legal play, as Python's
+ * `random` player plays (web/js/games/fevga.js's `bot` says how its network will come). */
+function randomLevels(game) {
+  return [
+    Object.freeze({
+      id: "random",
+      label: "Random",
+      description:
+        `no ${game.title} network is shipped yet: the bot plays a random legal play, and ` +
+        "gives no hints",
+      model: null,
+      ply: 0,
+      player: "random",
+      game: game.name,
+    }),
+  ];
+}
+
 /** Each game's levels, weakest first: Tapa's are `LEVELS`. */
-export const GAME_LEVELS = eachGame((game) =>
-  game.bot.ownLevels ? LEVELS : Object.freeze(networkLevels(game)),
-);
+export const GAME_LEVELS = eachGame((game) => {
+  if (game.bot.ownLevels) return LEVELS;
+  return Object.freeze(game.bot.model ? networkLevels(game) : randomLevels(game));
+});
 /** Each game's default level. */
 export const DEFAULT_LEVELS = eachGame((game) => game.bot.defaultLevel);
 
@@ -144,8 +166,9 @@ export const MATCH_SIDE =
   "checkpoints/tabla-td.pt@nobearoff+checkpoints/gulbara-td.pt+checkpoints/tapa-td.pt@nobearoff";
 
 /**
- * The levels of a match (Tabla, Gulbara and Tapa in turn), each playing every game with the
- * game's level `level` of `GAME_LEVELS`: `score` plays to the match score (`chooseToScore`:
+ * The levels of a match (web/js/match.js's MATCHES), each playing every game with the
+ * game's level `level` of `GAME_LEVELS` (a game without it, Fevga until its network ships,
+ * its default): `score` plays to the match score (`chooseToScore`:
  * each play's outcome chances times the chances of winning the match after each result, as
  * Python's `MatchPlayer`, `player` the match side), the others for points as in a single game.
  */
@@ -196,6 +219,12 @@ function levelOf(id, game = DEFAULT_GAME) {
     throw new BotError(`unknown ${which}level ${JSON.stringify(id)}; choose one of ${known}`);
   }
   return level;
+}
+
+/** Why a level without a network cannot rank plays, in one line. */
+function noNetwork(game) {
+  const title = REGISTRY[game].title;
+  return `no ${title} network is shipped yet: its bot plays at random and ranks no plays`;
 }
 
 /** The points of an outcome, from the side whose frame the position is in. */
@@ -315,6 +344,19 @@ class Network {
     for (let k = 0; k < OUTCOMES.length; k++) total += this.points[k] * probabilities[5 * i + k];
     return Math.fround(total);
   }
+}
+
+/**
+ * A legal play drawn at random among `plays` for `position` and `dice`, the same each time
+ * for the same turn (an FNV-1a hash of its key and roll): a level without a network plays
+ * it, so a page opened with the same `?seed=` plays the same game.
+ */
+export function randomPlay(plays, position, dice) {
+  let hash = 0x811c9dc5;
+  for (const char of `${positionKey(position)} ${dice[0]}-${dice[1]}`) {
+    hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  }
+  return plays[hash % plays.length];
 }
 
 /** Indices of the `count` highest `scores`, best first; the first index on a tie. */
@@ -446,6 +488,7 @@ export class Bot {
   async choose(position, dice, level) {
     const game = gameOf(position);
     const chosen = levelOf(level ?? DEFAULT_LEVELS[game], game);
+    if (!chosen.model) return randomPlay(legalPlays(position, dice), position, dice);
     const plays = legalPlays(position, dice, this.networks.get(chosen.model).rules);
     if (plays.length === 1) return plays[0];
     const { scores } = await this.evaluate(plays, chosen);
@@ -480,7 +523,9 @@ export class Bot {
    * ply; the first in the order of `legalPlays` on a tie. */
   async chooseToScore(position, dice, weights, level = "1ply") {
     const game = gameOf(position);
-    const network = this.networks.get(levelOf(level, game).model);
+    const model = levelOf(level, game).model;
+    if (!model) throw new BotError(noNetwork(game));
+    const network = this.networks.get(model);
     const plays = legalPlays(position, dice, network.rules);
     if (plays.length === 1) return plays[0];
     const { values } = await this.matchValues(network, plays, weights);
@@ -492,7 +537,9 @@ export class Bot {
    * `chances` the five outcome chances (a finished game's all on its result). */
   async rankToScore(position, dice, weights, count = 5, level = "1ply") {
     const game = gameOf(position);
-    const network = this.networks.get(levelOf(level, game).model);
+    const model = levelOf(level, game).model;
+    if (!model) throw new BotError(noNetwork(game));
+    const network = this.networks.get(model);
     const plays = notatedPlays(position, dice, network.rules);
     const afterstates = plays.map((play) => play.afterstate);
     const { values, probabilities } = await this.matchValues(network, afterstates, weights);
@@ -514,6 +561,7 @@ export class Bot {
   async rank(position, dice, level, count = 5) {
     const game = gameOf(position);
     const chosen = levelOf(level ?? DEFAULT_LEVELS[game], game);
+    if (!chosen.model) throw new BotError(noNetwork(game));
     const network = this.networks.get(chosen.model);
     const plays = notatedPlays(position, dice, network.rules);
     const afterstates = plays.map((play) => play.afterstate);
@@ -557,7 +605,8 @@ export async function loadBot(baseUrl = new URL("../", import.meta.url)) {
   ort.env.wasm.wasmPaths = ortFolder.href;
   ort.env.wasm.numThreads = 1; // a plain static server gives no cross-origin isolation
   ort.env.logLevel = "error";
-  const names = [...new Set(Object.values(GAME_LEVELS).flatMap((ls) => ls.map((l) => l.model)))];
+  const models = Object.values(GAME_LEVELS).flatMap((ls) => ls.map((l) => l.model));
+  const names = [...new Set(models.filter(Boolean))];
   const loaded = await Promise.all(names.map((name) => Network.load(ort, base, name)));
   return new Bot(ort, new Map(names.map((name, i) => [name, loaded[i]])));
 }

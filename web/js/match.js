@@ -1,22 +1,100 @@
 /**
- * The tabla match (R11, docs/rules.md "The match"): Tabla, Gulbara and Tapa in turn to N
- * points, its state in the JSON of Python's `MatchState.to_dict` (agents/match/state.py), and
- * the match equity table (web/models/match-equity.json, written from agents/match/equity.py by
- * tests/scripts/export_web_match.py) that turns a network's five outcome chances into the
- * chance of winning the match. No page here: the page's match is web/js/ui_match.js.
+ * The page's matches (R11, docs/rules.md "The match"), as Python's registry of matches
+ * (tapa_env/games/matches.py) has them: the Bulgarian tabla match (Tabla, Gulbara and Tapa in
+ * turn) and the Greek tavli match (Portes, Plakoto and Fevga: Tabla and Tapa under their Greek
+ * names, then Fevga), each to N points; a match's state in the JSON of Python's
+ * `MatchState.to_dict` (agents/match/state.py); and the match equity tables
+ * (web/models/match-equity.json, written from agents/match/equity.py by
+ * tests/scripts/export_web_match.py) that turn a network's five outcome chances into the chance
+ * of winning the match. A match whose table is not in the file (the tavli match, until Fevga's
+ * outcomes are measured) is played for points. No page here: the page's match is
+ * web/js/ui_match.js.
  *
- *   const table = await MatchTable.load(new URL("../", import.meta.url));
- *   table.chance(2, 5, 1, true);          // 2 to go against 5, Gulbara next, this side starts
- *   table.outcomeWeights(2, 5, 1, false); // the match chance after win, win double, draw,
- *                                         // lose, lose double of game 2, started by the other
+ *   matchNamed("tavli").titleOf("tapa");     // "Plakoto"
+ *   const tables = await MatchTable.loadAll(new URL("../", import.meta.url));
+ *   const table = tables.tabla;              // tables.tavli: undefined without Fevga's outcomes
+ *   table.chance(2, 5, 1, true);             // 2 to go against 5, Gulbara next, this side starts
+ *   table.outcomeWeights(2, 5, 1, false);    // the match chance after win, win double, draw,
+ *                                            // lose, lose double of game 2, started by the other
  */
 
 import { GAMES, REGISTRY, checkPosition, gameOf } from "./games.js";
 
-/** The games in the order a match plays them, round and round (M1). */
-export const MATCH_ORDER = Object.freeze(
-  [...GAMES].sort((a, b) => REGISTRY[a].matchTurn - REGISTRY[b].matchTurn),
+/** A match of the registry from its plain description: `name` (Python's `match_games=`),
+ * `title` (what the page calls it), `from` (where it is played), `games` (`[game, title]` in
+ * the order played, round and round: a game of the page's registry and the name the match
+ * gives it), `length` (its points by default) and `lengths` (the points the page offers). */
+function defineMatch({ games, ...entry }) {
+  for (const [game] of games) {
+    if (!GAMES.includes(game)) throw new Error(`the match ${entry.name} plays ${game}, no game`);
+  }
+  const order = Object.freeze(games.map(([game]) => game));
+  const titles = Object.freeze(games.map(([, title]) => title));
+  return Object.freeze({
+    ...entry,
+    order,
+    titles,
+    lengths: Object.freeze([...entry.lengths]),
+    /** The name this match gives `game` (Portes for Tabla in the tavli match), or the game's
+     * own title for a game it does not play. */
+    titleOf(game) {
+      const index = order.indexOf(game);
+      return index >= 0 ? titles[index] : REGISTRY[game].title;
+    },
+  });
+}
+
+/** The matches by name, in the order the page offers them; the first is the default. */
+export const MATCHES = Object.freeze(
+  Object.fromEntries(
+    [
+      {
+        name: "tabla",
+        title: "Tabla match",
+        from: "Bulgaria",
+        games: [
+          ["tabla", "Tabla"],
+          ["gulbara", "Gulbara"],
+          ["tapa", "Tapa"],
+        ],
+        length: 7,
+        lengths: [3, 5, 7],
+      },
+      {
+        name: "tavli",
+        title: "Tavli match",
+        from: "Greece",
+        games: [
+          ["tabla", "Portes"],
+          ["tapa", "Plakoto"],
+          ["fevga", "Fevga"],
+        ],
+        length: 7,
+        lengths: [3, 5, 7],
+      },
+    ].map((entry) => [entry.name, defineMatch(entry)]),
+  ),
 );
+/** The names of the matches; the first, `tabla`, is played when none is named. */
+export const MATCH_NAMES = Object.freeze(Object.keys(MATCHES));
+export const DEFAULT_MATCH = MATCH_NAMES[0];
+/** The tabla match's games in the order it plays them, round and round (M1). */
+export const MATCH_ORDER = MATCHES[DEFAULT_MATCH].order;
+
+/** The match called `name`, or an Error naming the matches. */
+export function matchNamed(name) {
+  if (!MATCH_NAMES.includes(name)) {
+    throw new Error(`match must be one of ${MATCH_NAMES.join(", ")}, got ${JSON.stringify(name)}`);
+  }
+  return MATCHES[name];
+}
+
+/** The match of the registry that plays `order` (an array of game names), or null. */
+export function matchOfOrder(order) {
+  const text = Array.isArray(order) ? order.join(",") : null;
+  return Object.values(MATCHES).find((entry) => entry.order.join(",") === text) ?? null;
+}
+
 /** Who starts after a drawn Tapa game: the page plays "throw" (both throw again, R10). */
 export const DRAW_STARTERS = Object.freeze(["throw", "same", "other"]);
 /** The longest match the page plays: the table's points to go (Python's `MAX_LENGTH` is
@@ -26,7 +104,16 @@ export const MAX_MATCH = 15;
 export const MAX_POINTS = 2;
 /** The games that can end drawn (R10); Tabla and Gulbara always give a winner a point. */
 export const DRAWN_GAMES = Object.freeze(GAMES.filter((game) => REGISTRY[game].drawn));
-/** The table's file, relative to web/, and its format. */
+/** Why the match `name` has no table, in one line. */
+export function noTable(name) {
+  const { title, order } = matchNamed(name);
+  return (
+    `${TABLE_FILE} has no table for the ${title}: it comes once the outcomes of ` +
+    `${order.join(", ")} are all measured (agents/match/outcomes.json)`
+  );
+}
+
+/** The tables' file, relative to web/, and its format. */
 export const TABLE_FILE = "models/match-equity.json";
 export const TABLE_FORMAT = "tapa-rl/match-equity";
 /** The keys of a match's JSON, in Python's order. */
@@ -196,16 +283,19 @@ export function outcomeIndex(result) {
 }
 
 /**
- * The match equity table: `table[k][s][a][b]`, the chance that a side with `a` points to go
- * wins the match against `b` to go when game `k` of the order comes next, started by this
- * side (`s` 0) or the other (`s` 1); Python's `MatchEquity.to_json`, rounded to six decimals.
+ * The match equity table of one match: `table[k][s][a][b]`, the chance that a side with `a`
+ * points to go wins the match against `b` to go when game `k` of the match's order comes next,
+ * started by this side (`s` 0) or the other (`s` 1); Python's `MatchEquity.to_json`
+ * (`{order, draw_starter, max_away, table}`), rounded to six decimals. `match` is the
+ * registry's match whose order it is.
  */
 export class MatchTable {
   constructor(data) {
-    check(data?.format === TABLE_FORMAT, `the match table's format is not ${TABLE_FORMAT}`);
+    const match = matchOfOrder(data?.order);
+    const orders = Object.values(MATCHES).map((entry) => `[${entry.order}] (${entry.name})`);
     check(
-      data.order?.join(",") === MATCH_ORDER.join(","),
-      `the match table is for the order ${data.order}, not ${MATCH_ORDER}`,
+      match !== null,
+      `the match table is for the order ${show(data?.order)}, no match's: ${orders.join(", ")}`,
     );
     check(DRAW_STARTERS.includes(data.draw_starter), "the match table has no draw_starter");
     const size = data.max_away + 1;
@@ -213,23 +303,59 @@ export class MatchTable {
     check(whole(data.max_away, MAX_MATCH), covers);
     const rows = (value, count) => Array.isArray(value) && value.length === count;
     const table = data.table;
+    const games = match.order.length;
     check(
-      rows(table, MATCH_ORDER.length) &&
+      rows(table, games) &&
         table.every(
           (game) =>
             rows(game, 2) &&
             game.every((side) => rows(side, size) && side.every((row) => rows(row, size))),
         ),
-      `the match table is not ${MATCH_ORDER.length} x 2 x ${size} x ${size}`,
+      `the match table is not ${games} x 2 x ${size} x ${size}`,
     );
-    this.order = MATCH_ORDER;
+    this.match = match;
+    this.order = match.order;
     this.drawStarter = data.draw_starter;
     this.maxAway = data.max_away;
     this.table = table;
   }
 
-  /** The table at web/models/match-equity.json under `base` (the URL of web/). */
-  static async load(base) {
+  /** The table as Python's `MatchEquity.to_json` writes it, the entry of a match in the
+   * file. */
+  toJSON() {
+    const { order, drawStarter, maxAway, table } = this;
+    return { order: [...order], draw_starter: drawStarter, max_away: maxAway, table };
+  }
+
+  /**
+   * The tables of a table file's JSON (`TABLE_FILE`), by match name: `{tabla: MatchTable}`,
+   * and `tavli` too once the file has its table. Format version 2 holds one table a match
+   * (`{format, format_version: 2, source, matches: {name: {order, ...}}}`); version 1, the
+   * file as it was, the tabla match's alone (`{format, format_version: 1, source, order,
+   * ...}`).
+   */
+  static tablesOf(data) {
+    check(data?.format === TABLE_FORMAT, `the match table's format is not ${TABLE_FORMAT}`);
+    const version = data.format_version;
+    check([1, 2].includes(version), `the match table's format_version is not 1 or 2: ${version}`);
+    if (version === 1) {
+      const table = new MatchTable(data);
+      return { [table.match.name]: table };
+    }
+    const object = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    check(object(data.matches), "the match table file has no matches");
+    const tables = {};
+    for (const [name, entry] of Object.entries(data.matches)) {
+      const table = new MatchTable(entry);
+      check(table.match.name === name, `the table of ${name} is for the ${table.match.name} match`);
+      tables[name] = table;
+    }
+    return tables;
+  }
+
+  /** Every table of web/models/match-equity.json under `base` (the URL of web/), by match
+   * name (`tablesOf`): a match without one is not there. */
+  static async loadAll(base) {
     const url = new URL(TABLE_FILE, base);
     let response;
     try {
@@ -238,7 +364,15 @@ export class MatchTable {
       throw new MatchError(`${url}: could not be fetched: ${error.message}`);
     }
     if (!response.ok) throw new MatchError(`${url}: HTTP ${response.status}`);
-    return new MatchTable(await response.json());
+    return MatchTable.tablesOf(await response.json());
+  }
+
+  /** The table of the match `name` (the tabla match's by default) under `base`; a
+   * `MatchError` when the file has none for it. */
+  static async load(base, name = DEFAULT_MATCH) {
+    const table = (await MatchTable.loadAll(base))[name];
+    check(table !== undefined, noTable(name));
+    return table;
   }
 
   /** The chance of winning the match with `away` points to go against `awayOpponent`, game

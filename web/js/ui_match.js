@@ -5,14 +5,15 @@
  * read on their own.
  *
  * R2: for the first game each side throws one die, again on a tie; the higher die starts,
- * with a fresh roll of two dice. R11: a match goes to N points, Tabla, Gulbara and Tapa in
- * turn and round again; each game is worth its 1 or 2 points, the winner of a game begins the
- * next, and after a drawn Tapa game the dice decide again. There is no doubling cube, so
- * there is no Crawford rule.
+ * with a fresh roll of two dice. R11: a match goes to N points, its games in turn and round
+ * again (the tabla match's Tabla, Gulbara and Tapa; the tavli match's Portes, Plakoto and
+ * Fevga: web/js/match.js's MATCHES); each game is worth its 1 or 2 points, the winner of a
+ * game begins the next, and after a drawn Tapa game the dice decide again. There is no
+ * doubling cube, so there is no Crawford rule.
  */
 
 import { CHECKERS, DEFAULT_GAME, flipPosition, gameFor, gameNamed, gameOf } from "./games.js";
-import { MATCH_ORDER } from "./match.js";
+import { DEFAULT_MATCH, matchNamed } from "./match.js";
 
 export const YOU = "you";
 export const BOT = "bot";
@@ -77,19 +78,23 @@ function worth(after, result, mover) {
 }
 
 /**
- * A single game, or a tabla match to `points` points (R11): Tabla, Gulbara and Tapa in turn
- * (web/js/match.js's MATCH_ORDER), the winner of a game starting the next and the dice
- * deciding after a draw. Its state reads and writes the JSON of Python's `MatchState`
- * (`toDict`): you are player 0, the bot player 1.
+ * A single game, or a match of the registry (web/js/match.js's MATCHES) to `points` points
+ * (R11): its games in turn (the tabla match's Tabla, Gulbara, Tapa; the tavli match's
+ * Portes, Plakoto, Fevga), the winner of a game starting the next and the dice deciding after
+ * a draw. Its state reads and writes the JSON of Python's `MatchState` (`toDict`): you are
+ * player 0, the bot player 1.
  */
 export class Match {
   /**
    * @param {number} points points to win the match; 0 for a single game.
-   * @param {string} game the game of a single game (a match starts with Tabla).
+   * @param {string} game the game of a single game (a match starts with its first game).
+   * @param {string} name the match's name in the registry: "tabla" (the default) or "tavli";
+   *   a single game has none (`kind` null).
    */
-  constructor(points, game = DEFAULT_GAME) {
+  constructor(points, game = DEFAULT_GAME, name = DEFAULT_MATCH) {
     this.points = points;
-    this.order = points > 0 ? MATCH_ORDER : [game];
+    this.kind = points > 0 ? matchNamed(name) : null;
+    this.order = this.kind ? this.kind.order : [game];
     this.score = { [YOU]: 0, [BOT]: 0 };
     this.games = []; // each finished game's gameResult
     this.starter = null; // who starts the game in play or the next: YOU, BOT or null (thrown)
@@ -104,6 +109,12 @@ export class Match {
   /** The game in play, or the next one. */
   get game() {
     return this.order[this.games.length % this.order.length];
+  }
+
+  /** The name the match gives `game` (Portes for Tabla in the tavli match), or the game's
+   * own title in a single game. */
+  title(game) {
+    return this.kind ? this.kind.titleOf(game) : gameNamed(game).title;
   }
 
   /** The game after the one in play (or after the next one, between games). */

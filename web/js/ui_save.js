@@ -16,6 +16,9 @@
  *   level        the bot's level id
  *   match        points to win the match (0: a single game); games: each finished game's
  *                gameResult (ui_match.js), from which the score is counted again
+ *   match_games  the match played, "tavli", when it is not the tabla match (web/js/match.js's
+ *                MATCHES); absent for the tabla match and a single game, so that their
+ *                records are as they always were
  *   state        a match's state in the JSON of Python's MatchState (web/js/match.js; none
  *                for a single game): the score, the game and its starter, the position and
  *                whose turn it is, checked against everything else here
@@ -45,7 +48,7 @@ import {
   positionKey,
 } from "./games.js";
 import { checkDice } from "./core/rules.js";
-import { MAX_MATCH, checkMatchState } from "./match.js";
+import { DEFAULT_MATCH, MATCH_NAMES, MAX_MATCH, checkMatchState } from "./match.js";
 import { MAX_SEED } from "./ui_dice.js";
 import { BOT, Match, YOU } from "./ui_match.js";
 
@@ -120,10 +123,17 @@ export function checkSaved(value, levelIds) {
   const words = Array.isArray(dice) && dice.length === 4;
   check(words && dice.every((word) => whole(word, 0, MAX_SEED)), "dice");
   check(whole(match, 0, MAX_MATCH), "match");
+  // Only a match other than the tabla match names itself in the record.
+  const named = value.match_games;
+  const matchName = named ?? DEFAULT_MATCH;
+  check(
+    named === undefined || (match > 0 && named !== DEFAULT_MATCH && MATCH_NAMES.includes(named)),
+    "match_games",
+  );
   const levels = typeof levelIds === "function" ? levelIds(game, match > 0) : levelIds;
   check(Array.isArray(levels) && levels.includes(level), "level");
   check(Array.isArray(games), "games");
-  const played = new Match(match, game);
+  const played = new Match(match, game, matchName);
   for (const result of games) {
     check(result !== null && typeof result === "object", "games");
     const { winner, points, kind, how } = result;
@@ -164,6 +174,7 @@ export function checkSaved(value, levelIds) {
     dice: [...dice],
     level,
     match,
+    ...(named === undefined ? {} : { match_games: named }),
     games: played.games,
     phase,
     position: checkPosition(position),

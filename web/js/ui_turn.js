@@ -182,6 +182,8 @@ export class PersonTurn {
       }
     }
     if (!this.sources().includes(source)) {
+      const why = this.spec.blockedWhy?.(this.start, position, source, this.turn.rules);
+      if (why) return why;
       const where = source === BAR_POINT ? "on the bar" : `on ${source}`;
       return `The checker ${where} has no legal move now (${this.diceLeft.join("-")} to play).`;
     }

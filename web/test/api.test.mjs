@@ -97,7 +97,10 @@ test("games.js plays Tapa exactly as tapa.js does, and the other games by their 
     assert.equal(games.checkerTurn(start, [6, 5]).done, false);
     assert.equal(games.encode(start, "raw").length, games.encodingOf("raw", game).size);
   }
-  assert.throws(() => games.initialPosition("chess"), /game must be one of tapa, tabla, gulbara/);
+  assert.throws(
+    () => games.initialPosition("chess"),
+    /game must be one of tapa, tabla, gulbara, fevga/,
+  );
   // docs/web.md's example: Tabla's 6-5 from the start, the seven plays a player counts.
   const texts = games.notatedPlays(games.initialPosition("tabla"), [6, 5]).map((p) => p.text);
   assert.deepEqual(texts.sort(), [

@@ -51,6 +51,8 @@ test("the encodings' sizes, versions and refusals", () => {
       "tabla-expert-v1 204",
       "gulbara-raw-v1 205",
       "gulbara-expert-v1 211",
+      "fevga-raw-v1 196",
+      "fevga-expert-v1 204",
     ],
   );
   for (const game of GAMES) {

@@ -1,11 +1,14 @@
-// The tabla match in JavaScript (web/js/match.js, web/js/ui_match.js) against Python's
-// agents/match: the outcome weights and chances of the page's table (web/models/
-// match-equity.json) are MatchEquity's to 1e-6, a match played game by game gives
-// MatchState's JSON after every game, and what MatchState.from_dict refuses is refused.
+// The page's matches in JavaScript (web/js/match.js, web/js/ui_match.js) against Python's
+// agents/match: the outcome weights and chances of the page's tables (web/models/
+// match-equity.json, a table for each match with measured games) are MatchEquity's to 1e-6,
+// a tabla or tavli match played game by game gives MatchState's JSON after every game, and
+// what MatchState.from_dict refuses is refused.
 // Vectors: `python tests/scripts/export_web_match.py --vectors DIR`, then
 // `TAPA_WEB_VECTORS=DIR node --test web/test/match.test.mjs` (tests/test_web_match.py).
-// Without vectors: tests/test_match.py's match JSON of a wrong type or an impossible score,
-// case by case, refused in one line; and every state a match to 1 to 15 reaches, read.
+// Without vectors: the registry of matches (the tabla match's Tabla, Gulbara, Tapa; the tavli
+// match's Portes, Plakoto, Fevga), the table file of either format version and a match without
+// a table; tests/test_match.py's match JSON of a wrong type or an impossible score, case by
+// case, refused in one line; and every state a match to 1 to 15 reaches, read.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -13,26 +16,109 @@ import test from "node:test";
 
 import { initialPosition } from "../js/games.js";
 import {
+  DEFAULT_MATCH,
+  MATCHES,
+  MATCH_NAMES,
   MATCH_ORDER,
   MAX_MATCH,
   MatchTable,
   checkMatchState,
   decidedGames,
+  matchNamed,
+  matchOfOrder,
+  noTable,
   outcomeIndex,
 } from "../js/match.js";
 import { BOT, Match, YOU } from "../js/ui_match.js";
 import { Mismatches, readJson } from "./vectors.mjs";
 
 const TOLERANCE = 1e-6;
-const tableData = () =>
+const fileData = () =>
   JSON.parse(readFileSync(new URL("../models/match-equity.json", import.meta.url), "utf8"));
-const table = new MatchTable(tableData());
+const tables = MatchTable.tablesOf(fileData());
+const table = tables.tabla;
+/** The tabla match's table as the file's version 1 had it, alone. */
+const tableData = () => ({ format: "tapa-rl/match-equity", format_version: 1, ...table.toJSON() });
 
-test("the outcome weights and chances of the page's table are Python's", () => {
+test("the registry of matches: the tabla match and the tavli match, as Python's", () => {
+  assert.deepEqual(MATCH_NAMES, ["tabla", "tavli"]);
+  assert.equal(DEFAULT_MATCH, "tabla");
+  const tabla = matchNamed("tabla");
+  const tavli = matchNamed("tavli");
+  assert.deepEqual([...tabla.order], ["tabla", "gulbara", "tapa"]);
+  assert.deepEqual([...tabla.titles], ["Tabla", "Gulbara", "Tapa"]);
+  assert.deepEqual([...MATCH_ORDER], [...tabla.order]);
+  // Portes and Plakoto are Tabla and Tapa under their Greek names (agents/match/rules.py).
+  assert.deepEqual([...tavli.order], ["tabla", "tapa", "fevga"]);
+  assert.deepEqual([...tavli.titles], ["Portes", "Plakoto", "Fevga"]);
+  for (const entry of Object.values(MATCHES)) {
+    assert.equal(entry.length, 7);
+    assert.deepEqual([...entry.lengths], [3, 5, 7]);
+    assert.ok(Object.isFrozen(entry) && Object.isFrozen(entry.order));
+    assert.equal(matchOfOrder([...entry.order]), entry);
+  }
+  assert.deepEqual([tabla.title, tavli.title], ["Tabla match", "Tavli match"]);
+  assert.equal(tavli.titleOf("tabla"), "Portes");
+  assert.equal(tavli.titleOf("tapa"), "Plakoto");
+  assert.equal(tavli.titleOf("gulbara"), "Gulbara"); // not one of its games: its own name
+  assert.equal(tabla.titleOf("tabla"), "Tabla");
+  assert.equal(matchOfOrder(["tapa", "tabla"]), null);
+  assert.throws(() => matchNamed("portes"), /match must be one of tabla, tavli, got "portes"/);
+  assert.match(noTable("tavli"), /has no table for the Tavli match: .*tabla, tapa, fevga/);
+});
+
+test("a tavli match plays Portes, Plakoto, Fevga in turn, by their names", () => {
+  const match = new Match(3, "tapa", "tavli");
+  assert.equal(match.kind, MATCHES.tavli);
+  const games = [];
+  const titles = [];
+  for (let number = 0; number < 4; number++) {
+    games.push(match.game);
+    titles.push(match.title(match.game));
+    match.record({ winner: number % 2 ? BOT : YOU, points: 1, kind: "single", how: "" });
+  }
+  assert.deepEqual(games, ["tabla", "tapa", "fevga", "tabla"]);
+  assert.deepEqual(titles, ["Portes", "Plakoto", "Fevga", "Portes"]);
+  assert.deepEqual(match.toDict().order, ["tabla", "tapa", "fevga"]);
+  // A single game has no match: its game's own name; a tabla match by default.
+  assert.equal(new Match(0, "tabla", "tavli").kind, null);
+  assert.equal(new Match(0, "tabla", "tavli").title("tabla"), "Tabla");
+  assert.equal(new Match(5).kind, MATCHES.tabla);
+  assert.throws(() => new Match(5, "tapa", "plakoto"), /match must be one of/);
+});
+
+test("the table file: each match's table by name, a match without one played for points", () => {
+  // The file as it was (version 1): the tabla match's table alone.
+  const one = MatchTable.tablesOf(tableData());
+  assert.deepEqual(Object.keys(one), ["tabla"]);
+  assert.equal(one.tabla.chance(3, 5, 1, true), table.chance(3, 5, 1, true));
+  // Version 2: a table a match; the tavli match's once Fevga's outcomes are measured.
+  const tavliJson = { ...table.toJSON(), order: ["tabla", "tapa", "fevga"] };
+  const two = { format: "tapa-rl/match-equity", format_version: 2, source: "" };
+  const matches = { tabla: table.toJSON(), tavli: tavliJson };
+  const both = MatchTable.tablesOf({ ...two, matches });
+  assert.deepEqual(Object.keys(both), ["tabla", "tavli"]);
+  assert.equal(both.tavli.match, MATCHES.tavli);
+  const alone = MatchTable.tablesOf({ ...two, matches: { tabla: table.toJSON() } });
+  assert.equal(alone.tavli, undefined);
+  assert.throws(
+    () => MatchTable.tablesOf({ ...two, matches: { tabla: tavliJson } }),
+    /the table of tabla is for the tavli match/,
+  );
+  assert.throws(() => MatchTable.tablesOf({ ...two, format_version: 3 }), /format_version/);
+  assert.throws(() => MatchTable.tablesOf({ ...two, matches: [] }), /has no matches/);
+  assert.throws(() => MatchTable.tablesOf({ ...tableData(), format: "other" }), /format/);
+});
+
+test("the outcome weights and chances of the page's tables are Python's", () => {
   const { cases } = readJson("match-weights.json");
+  const summary = readJson("match-summary.json");
+  // The file has a table for each match Python has one for: none missing, none more.
+  assert.deepEqual(Object.keys(tables), summary.tables, "web/models/match-equity.json is stale");
   const wrong = new Mismatches("outcome weights");
   let checked = 0;
   for (const c of cases) {
+    const table = tables[c.match];
     const { away, away_opponent: opponent, game_index: index, started } = c;
     const weights = table.outcomeWeights(away, opponent, index, started);
     const chance = table.chance(away, opponent, index, started);
@@ -51,8 +137,10 @@ test("a match played game by game is Python's MatchState after every game", () =
   const { matches } = readJson("match-states.json");
   const wrong = new Mismatches("match states");
   const side = [YOU, BOT];
-  for (const { length, steps } of matches) {
-    const match = new Match(length);
+  const names = new Set();
+  for (const { match: name, length, steps } of matches) {
+    names.add(name);
+    const match = new Match(length, undefined, name);
     for (const step of steps) {
       match.starter = side[step.starter];
       const playing = match.toDict(step.playing.position, side[step.to_move]);
@@ -78,9 +166,10 @@ test("a match played game by game is Python's MatchState after every game", () =
       );
     }
     wrong.check(match.over, () => `a match to ${length} is not over after its games`);
-    assert.deepEqual(match.order, MATCH_ORDER);
+    assert.deepEqual(match.order, MATCHES[name].order);
   }
   wrong.assertNone();
+  assert.deepEqual([...names], MATCH_NAMES);
 });
 
 test("the match JSON Python refuses is refused", () => {
@@ -99,9 +188,8 @@ test("a finished game's result is its network outcome", () => {
   assert.equal(outcomeIndex({ winner: -1, points: 2 }), 4);
 });
 
-test("a table that is not the match's is refused, and a score past it", () => {
-  const data = tableData();
-  assert.throws(() => new MatchTable({ ...data, format: "other" }), /format/);
+test("a table that is not a match's is refused, and a score past it", () => {
+  const data = table.toJSON();
   assert.throws(() => new MatchTable({ ...data, order: ["tapa"] }), /order/);
   assert.throws(() => new MatchTable({ ...data, table: data.table.slice(1) }), /3 x 2/);
   assert.throws(() => table.chance(16, 3, 0, true), /covers 15/);
@@ -200,21 +288,22 @@ test("what JavaScript cannot tell from a whole number is read as one", () => {
   }
 });
 
-/** Every match the page can play to `length`: each state after every game (Tabla and
- * Gulbara won by 1 or 2, Tapa besides drawn, up to `draws` draws), as a `Match` played to it. */
-function everyMatch(length, draws) {
+/** Every match `name` the page can play to `length`: each state after every game (Tabla,
+ * Gulbara and Fevga won by 1 or 2, Tapa besides drawn, up to `draws` draws), as a `Match`
+ * played to it. */
+function everyMatch(length, draws, name = DEFAULT_MATCH) {
   const results = [YOU, BOT].flatMap((winner) =>
     [1, 2].map((points) => ({ winner, points, kind: points === 1 ? "single" : "gammon", how: "" })),
   );
   const draw = { winner: null, points: 0, kind: "draw", how: "" };
   const replay = (games) => {
-    const match = new Match(length);
+    const match = new Match(length, undefined, name);
     for (const result of games) match.record(result);
     return match;
   };
   const seen = new Map();
   const key = (match) => JSON.stringify([match.toDict(), match.games.length]);
-  let frontier = [new Match(length)];
+  let frontier = [new Match(length, undefined, name)];
   seen.set(key(frontier[0]), frontier[0]);
   while (frontier.length) {
     const next = [];
@@ -236,8 +325,14 @@ function everyMatch(length, draws) {
 
 test("every state of a match the page plays is read", () => {
   let states = 0;
-  for (let length = 1; length <= MAX_MATCH; length++) {
-    const matches = everyMatch(length, length <= 7 ? 3 : 1);
+  const lengths = Array.from({ length: MAX_MATCH }, (_, i) => i + 1);
+  const plays = [
+    ...lengths.map((length) => [DEFAULT_MATCH, length]),
+    ...[1, 3, 5, 7].map((length) => ["tavli", length]),
+  ];
+  for (const [name, length] of plays) {
+    const { order } = MATCHES[name];
+    const matches = everyMatch(length, length <= 7 ? 3 : 1, name);
     for (const match of matches) {
       const between = match.toDict();
       assert.deepEqual(checkMatchState(between), between);
@@ -246,7 +341,7 @@ test("every state of a match the page plays is read", () => {
       const [mine, theirs] = between.score;
       const played = between.games_played;
       assert.ok(mine + theirs <= 2 * played && Math.max(mine, theirs) <= length);
-      assert.ok(mine + theirs >= decidedGames(MATCH_ORDER, played), JSON.stringify(between));
+      assert.ok(mine + theirs >= decidedGames(order, played), JSON.stringify(between));
       states += 1;
       if (match.over) continue;
       const position = initialPosition(match.game);
@@ -259,7 +354,7 @@ test("every state of a match the page plays is read", () => {
         }
       }
     }
-    if (length === 7) {
+    if (length === 7 && name === DEFAULT_MATCH) {
       // 6-0 after three doubles, then a double past the length: 7-0 after 4 games.
       const shown = matches.map((match) => `${match.toDict().score}/${match.games.length}`);
       assert.ok(shown.includes("7,0/4") && shown.includes("0,7/10") && !shown.includes("0,7/11"));

@@ -85,8 +85,10 @@ test("every dict that Python's Position.from_dict refuses is refused, with its m
     /^gulbara position keys: missing \['opp_off'\]$/,
     /^tabla position keys: unexpected \['extra'\]$/,
     /^gulbara position keys: missing \['own_off', 'opp_off'\], unexpected \['extra', 'zeta'\]$/,
-    /^game must be one of tapa, tabla, gulbara, got \['gulbara'\]$/,
-    /^game must be one of tapa, tabla, gulbara, got None$/,
+    /^game must be one of tapa, tabla, gulbara, fevga, got \['gulbara'\]$/,
+    /^game must be one of tapa, tabla, gulbara, fevga, got None$/,
+    /^fevga position: 'next': Fevga keeps no turn state: every turn is its mover's roll$/,
+    /^fevga position: 'own_bar': in Fevga nothing is hit, so there is no bar$/,
     /^next is opp with climb 6 not handed: /,
     /^climb 5 with climb_dice 2 not handed: /,
     /^climb 1 not handed: /,
@@ -208,7 +210,7 @@ test("a game that is no name is refused, and the message of wrong keys names onl
   const gulbara = initialPosition("gulbara");
   for (const game of [["gulbara"], { name: "tabla" }, null, 7, true, "toString"]) {
     const position = { ...gulbara, game };
-    const message = `game must be one of tapa, tabla, gulbara, got ${show(game)}`;
+    const message = `game must be one of tapa, tabla, gulbara, fevga, got ${show(game)}`;
     assert.throws(() => checkPosition(position), { name: "PositionError", message });
   }
   const { opp_off: _, ...missing } = gulbara;

@@ -19,6 +19,7 @@ import {
   positionRow,
   turnDice,
 } from "../js/games.js";
+import { REGISTRY, defineGame } from "../js/games/index.js";
 import { GAMES, Mismatches, gameJson, gameLines, readJson, rulesName } from "./vectors.mjs";
 
 /** The SHA-256 of the afterstates' position rows, concatenated: the vectors' digest. */
@@ -36,6 +37,8 @@ const SOURCES = {
   tapa: ["random", "heuristic", "golden", "rules-sample", "test_rules", "variant"],
   tabla: ["random", "heuristic", "example"],
   gulbara: ["random", "heuristic", "example", "variant"],
+  fevga: ["random", "example", "variant", "stress:runner", "stress:quarter", "stress:trap",
+    "stress:wall", "stress:bearoff"],
 };
 
 test("the afterstates of every roll of every exported position are Python's, in its order", () => {
@@ -46,6 +49,7 @@ test("the afterstates of every roll of every exported position are Python's, in 
     for (const line of gameLines(game, "turns.jsonl")) {
       const rulesText = rulesName(line.rules, game);
       seen.add(`${game} ${line.source.split(":")[0]}`);
+      seen.add(`${game} ${line.source}`);
       seen.add(`${game} ${line.source} ${rulesText}`);
       for (const roll of line.rolls) {
         const found = legalPlays(line.position, roll.dice, line.rules);
@@ -71,11 +75,20 @@ test("the afterstates of every roll of every exported position are Python's, in 
       assert.ok(seen.has(`${game} ${source}`), `no ${game} turns from ${source}`);
     }
   }
-  for (const flag of Object.keys(GAME_RULES.gulbara)) {
-    const variant = [...seen].some(
-      (name) => name.startsWith("gulbara variant") && name.includes(flag),
+  for (const game of ["gulbara", "fevga"]) {
+    for (const flag of Object.keys(GAME_RULES[game])) {
+      const variant = [...seen].some(
+        (name) => name.startsWith(`${game} variant`) && name.includes(flag),
+      );
+      assert.ok(variant, `no ${game} turns under ${flag}`);
+    }
+  }
+  // Fevga's stress boards under each flag alone (F5, F6, F7's trap and wall).
+  for (const flag of Object.keys(GAME_RULES.fevga)) {
+    const stressed = [...seen].some(
+      (name) => name.startsWith("fevga stress:") && name.endsWith(` ${flag}=true`),
     );
-    assert.ok(variant, `no Gulbara turns under ${flag}`);
+    assert.ok(stressed, `no Fevga stress turns under ${flag} alone`);
   }
 });
 
@@ -121,6 +134,7 @@ test("the depth-2 counts from the start are the golden file's (perft2)", () => {
 const KINDS = [
   [["tapa"], ["1,1", "1,2gammon", "1,2", "-1,1", "-1,2gammon", "-1,2", "0,0"]],
   [["tabla", "gulbara"], ["null", "1,1", "1,2gammon", "-1,1", "-1,2gammon", "1,3gammon"]],
+  [["fevga"], ["null", "1,1", "1,2gammon", "-1,1", "-1,2gammon"]],
 ];
 
 test("the outcome of every exported position is Python's under every rule set", () => {
@@ -284,4 +298,30 @@ test("G6: what a climb cannot play is handed over, or lost under the other readi
   const { position: opponent } = nextTurn(handed);
   assert.deepEqual(turnDice(opponent, [4, 1]), [6, 6]);
   assert.throws(() => legalPlays(handed, [6, 6]), /not this side's turn/);
+});
+
+test("Fevga's worked examples: the first checker (F5) and the trap (F7)", () => {
+  const start = initialPosition("fevga");
+  const keys = (dice, rules) => legalPlays(start, dice, rules).map(positionKey).sort();
+  // docs/rules.md, Fevga worked examples 1 and 2.
+  const fives = ["fevga/4:1,24:14|12:15|", "fevga/9:1,19:1,24:13|12:15|"];
+  assert.deepEqual(keys([5, 5]), fives);
+  assert.deepEqual(keys([5, 5], { first_checker_past_start: true }), keys([5, 5]));
+  assert.deepEqual(keys([6, 6]), ["fevga/18:1,24:14|12:15|"]);
+  // The bot on its start (your 12) behind your 6-11: every play opens one of them.
+  const trapped = positionFromKey("fevga/6:2,7:2,8:2,9:2,10:2,11:2,24:3|12:15|");
+  for (const play of legalPlays(trapped, [3, 1])) {
+    assert.ok(play.own.slice(5, 11).some((count) => count === 0), positionKey(play));
+  }
+  assert.equal(legalPlays(trapped, [3, 1]).length, 6);
+});
+
+test("the registry refuses a game lacking a hook, or one of a pair without the other", () => {
+  const fevga = REGISTRY.fevga;
+  const module = { ...fevga, game: { name: "fevga" } };
+  assert.doesNotThrow(() => defineGame(module));
+  const { prefers: _, ...halfPair } = module;
+  assert.throws(() => defineGame(halfPair), /the game fevga lacks the hooks prefers/);
+  const { facts: __, accepts: ___, ...two } = module;
+  assert.throws(() => defineGame(two), /the game fevga lacks the hooks facts, accepts/);
 });

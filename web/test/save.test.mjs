@@ -148,6 +148,52 @@ test("a saved match keeps its state as Python's MatchState JSON, checked against
   assert.equal(BOT, "bot");
 });
 
+const PORTES_WIN = { winner: "you", points: 1, kind: "single", how: "you bore off", game: "tabla" };
+
+/** A tavli match to 3 in its second game, Plakoto (Tapa), after your Portes (Tabla) win. */
+function tavliRecord(changes = {}) {
+  const match = new Match(3, undefined, "tavli");
+  match.record(PORTES_WIN);
+  const position = initialPosition();
+  const saved = record({
+    level: "1ply",
+    match: 3,
+    match_games: "tavli",
+    games: [PORTES_WIN],
+    position,
+    log: [["Game 2 of a match to 3, Plakoto: you 1, bot 0.", ""]],
+  });
+  return { ...saved, state: match.toDict(position, YOU), ...changes };
+}
+
+test("a saved tavli match names its match and is checked as one", () => {
+  const storage = memoryStorage();
+  saveGame(tavliRecord(), storage);
+  const read = loadGame(levelsOf, storage);
+  assert.deepEqual(read, tavliRecord());
+  assert.equal(read.match_games, "tavli");
+  assert.deepEqual(read.state.order, ["tabla", "tapa", "fevga"]);
+  // The tabla match's record is as it always was: no match_games.
+  assert.equal("match_games" in loadGame(levelsOf, memoryStorageWith(matchRecord())), false);
+  const wrong = [
+    { match_games: undefined }, // then a tabla match, whose second game is Gulbara
+    { match_games: "tabla" }, // the tabla match is the record without the name
+    { match_games: "portes" },
+    { match_games: "tavli", match: 0, state: undefined }, // a single game has no match
+    { state: new Match(3).toDict(initialPosition(), YOU) }, // the tabla match's order
+  ];
+  for (const changes of wrong) {
+    storage.setItem(SAVE_KEY, JSON.stringify({ version: SAVE_VERSION, ...tavliRecord(changes) }));
+    assert.equal(loadGame(levelsOf, storage), null, JSON.stringify(changes).slice(0, 120));
+  }
+});
+
+function memoryStorageWith(saved) {
+  const storage = memoryStorage();
+  saveGame(saved, storage);
+  return storage;
+}
+
 test("anything else saved is ignored, never half used", () => {
   const storage = memoryStorage();
   const wrong = [

@@ -83,6 +83,8 @@ const WALKED = {
   tapa: [(source) => source.startsWith("golden") || source === "variant", 100],
   tabla: [(source) => source === "example" || source === "variant", 25],
   gulbara: [(source) => source === "example" || source === "variant", 25],
+  // Fevga's stress boards, under each flag (F6 judged at the play's end, the trap).
+  fevga: [(source) => source === "example" || source.startsWith("stress"), 80],
 };
 
 for (const game of GAMES) {

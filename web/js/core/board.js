@@ -21,7 +21,7 @@ export class Board {
   }
 
   /** Whether a move leaves six points in a row of the opponent's path held with every
-   * opponent checker behind them (G7). */
+   * opponent checker behind them (G7, F7). */
   walled(own) {
     let held = 0;
     for (let p = 1; p <= POINTS; p++) if (own[p]) held |= 1 << (halfTurn(p) - 1);
@@ -31,7 +31,8 @@ export class Board {
   }
 
   /** The source points (ascending; the bar, 25, alone while it holds a checker) whose
-   * checker may move `die` pips. */
+   * checker may move `die` pips: not stuck, not barred (F5), and not onto a wall (G7, F7) or
+   * points the game forbids (F6). */
   sources(own, die) {
     const { open, stuck, bearOffBlocked } = this.facts;
     if (own[BAR_POINT]) return bit(open, BAR_POINT - die) ? [BAR_POINT] : [];
@@ -44,14 +45,21 @@ export class Board {
       highest = p;
     }
     home &&= !bearOffBlocked;
+    const { barred, forbids } = this.facts;
+    const held = barred || forbids ? occupiedPoints(own) : 0;
+    const kept = barred ? stuck | barred(held) : stuck;
     for (let p = 1; p <= POINTS; p++) {
-      if (!own[p] || bit(stuck, p)) continue;
+      if (!own[p] || bit(kept, p)) continue;
       const target = p - die;
       let legal = target >= 1 && bit(open, target);
       // A die bears off from its own point, or from the highest one when it is larger.
       if (home && target === 0) legal = true;
       if (home && target < 0 && p === highest) legal = true;
-      if (legal && this.zone && this.walled(this.move(own, 0, p, die)[0])) legal = false;
+      if (legal && (this.zone || forbids)) {
+        const [after] = this.move(own, 0, p, die);
+        if (this.zone && this.walled(after)) legal = false;
+        if (forbids && forbids(occupiedPoints(after))) legal = false;
+      }
       if (legal) found.push(p);
     }
     return found;
@@ -79,9 +87,7 @@ export class Board {
   ended(own, marks) {
     const { ended } = this.facts;
     if (ended === null) return false;
-    let occupied = 0;
-    for (let p = 1; p <= POINTS; p++) if (own[p]) occupied |= 1 << (p - 1);
-    return ended(occupied, marks);
+    return ended(occupiedPoints(own), marks);
   }
 
   /** Most of `dice` still playable in order, as if the game went on; with `ordered` a
@@ -98,6 +104,13 @@ export class Board {
     }
     return best;
   }
+}
+
+/** The points of the counts `own` (index 1-24) that hold a checker: bit p - 1, point p. */
+export function occupiedPoints(own) {
+  let occupied = 0;
+  for (let p = 1; p <= POINTS; p++) if (own[p]) occupied |= 1 << (p - 1);
+  return occupied;
 }
 
 /** The state a turn of `position` starts from: counts by point with the bar at 25. */

@@ -146,11 +146,12 @@ function steps([first, second]) {
  * double is searched with sources that never rise, plus the out-of-order moves that end the
  * game. */
 function sequences(game, position, dice, rules) {
+  if (game.recordsPrefixes) return judgedSequences(game, position, dice, rules);
   const facts = game.facts(position, rules);
   const board = new Board(facts);
   const [first, second] = dice;
   const doubles = first === second;
-  const ordered = doubles && facts.zone === 0;
+  const ordered = doubles && (facts.inOrder ?? facts.zone === 0);
   const larger = Math.max(first, second);
   const orders = doubles
     ? [new Array(facts.count).fill(first)]
@@ -188,6 +189,44 @@ function sequences(game, position, dice, rules) {
   return found
     .filter(([, , , length, isLarger]) => length === longest && (isLarger || !largerOnly))
     .map(([own, marks, moves]) => [reachedKey(own.slice(1), marks), moves]);
+}
+
+/**
+ * The move sequences of a game that may judge a play by where it ends (one with the hooks
+ * `recordsPrefixes` and `accepts`: Fevga), as Python's `FevgaTurn.sequences`: every sequence
+ * of single checker moves the rules allow, in every order and of every length, that ends on a
+ * legal afterstate (`legalPlays` decides which), the longest of them.
+ */
+function judgedSequences(game, position, dice, rules) {
+  const facts = game.facts(position, rules);
+  const board = new Board(facts);
+  const [first, second] = dice;
+  const orders =
+    first === second
+      ? [new Array(facts.count).fill(first)]
+      : [
+          [first, second],
+          [second, first],
+        ];
+  const legal = new Set(
+    legalPlays(game, position, dice, rules).map((after) => afterstateKey(game, after, position)),
+  );
+  const found = new Map(); // length -> [[key, moves]]
+  const search = (own, marks, dice, moves) => {
+    const key = reachedKey(own.slice(1), marks);
+    if (legal.has(key)) {
+      if (!found.has(moves.length)) found.set(moves.length, []);
+      found.get(moves.length).push([key, moves]);
+    }
+    if (moves.length === dice.length) return;
+    const die = dice[moves.length];
+    for (const point of board.sources(own, die).reverse()) {
+      const [after, afterMarks, marked] = board.move(own, marks, point, die);
+      search(after, afterMarks, dice, [...moves, [point, Math.max(point - die, OFF), marked]]);
+    }
+  };
+  for (const order of orders) search(startCounts(position, facts), facts.marks, order, []);
+  return found.size ? found.get(Math.max(...found.keys())) : [];
 }
 
 function reachedKey(counts, marks) {

@@ -17,6 +17,13 @@
  * - Each reached position is kept once, in one hash table, with the longest play that reaches
  *   it and whether a one-die play of the larger die reaches it. Only the longest plays survive;
  *   with one die of a non-double playable, the larger die's plays when there are any.
+ * - A game may judge a play by where it ends (its optional hooks `recordsPrefixes(facts)` and
+ *   `accepts(facts, occupied, marks)`, Fevga's F6 at the play's end): then every node of the
+ *   search is a play of its own when the game accepts its end, the pass always is one, and the
+ *   longest of them win. A game may also prefer some afterstates among the longest plays
+ *   (`hasPreference(facts)` and `prefers(facts, occupied, marks)`, Fevga's trap, F7): when
+ *   any longest play's afterstate is preferred, only those are legal. Python's
+ *   `records_prefixes`/`accepts` and `has_preference`/`prefers` (tapa_env/engine/hooks.py).
  *
  * The facts, bit masks over points 1-24 (bit p - 1: point p):
  *   open       points the mover may land on
@@ -24,8 +31,15 @@
  *   stuck      the mover's own pinned checkers, which cannot move
  *   bearOffBlocked   whether the mover may not bear off at all (R7)
  *   releases   whether a mark ends when the last mover checker leaves its point (a pin does)
- *   zone       Gulbara's wall zone (G7): the opponent's points (bit q - 1: its point q, the
- *              mover's q + 12 modulo 24) where six in a row may not be held; 0 when none
+ *   zone       the wall zone (Gulbara's G7, Fevga's F7): the opponent's points (bit q - 1: its
+ *              point q, the mover's q + 12 modulo 24) where six in a row may not be held; 0
+ *              when none
+ *   barred     (optional) `barred(occupied)`: the sources that may not move while the mover
+ *              holds the points `occupied` (Fevga's first checker, F5); null when none are
+ *   forbids    (optional) `forbids(occupied)`: whether no checker move may leave the mover
+ *              holding the points `occupied` (Fevga's starting quarter, F6); null when none
+ *   inOrder    (optional) whether a double may be searched with sources that never rise; by
+ *              default when there is no wall zone (a move is never legal only after another)
  *   bar, marks the mover's bar and the marks at the start
  *   count      the dice of a double (4, or what is left of a climb)
  *   ended(occupied, marks)   whether the game is over, or null where it ends only with the turn
@@ -52,6 +66,8 @@ let lone = 0;
 let bearOffBlocked = false;
 let releases = false;
 let zone = 0;
+let barred = null;
+let forbids = null;
 let ended = null;
 
 // Search stacks: level k holds words W[3k..3k+2], the bar and marks X[k], occupied O[k]. The
@@ -65,6 +81,8 @@ let count = 0; // dice in the current order
 let ordered = false; // a double whose sources never rise
 let largerDie = 0; // a non-double's larger die, 0 for a double
 let endsOutOfOrder = false; // a double may end the game by a move out of order
+let accepts = null; // (occupied, marks) => whether a play may end there, when the game judges
+// a play by where it ends (every node is then recorded); else null
 
 // The reached positions: an open-addressing table of entry indices, valid where its stamp is
 // the current call's; each entry holds its three words and X, the longest play reaching it,
@@ -101,7 +119,7 @@ function legalSources(level, die) {
     // Checkers on the bar enter first, on the mover's point 25 - die.
     return (openPoints >>> (POINTS - die)) & 1 ? 1 << BAR : 0;
   }
-  const movable = occupied & ~stuck;
+  const movable = occupied & ~stuck & ~(barred ? barred(occupied) : 0);
   let legal = movable & (openPoints << die) & ALL_POINTS;
   if (occupied >>> HOME === 0 && occupied !== 0 && !bearOffBlocked) {
     const exact = die - 1;
@@ -114,7 +132,7 @@ function legalSources(level, die) {
       legal |= movable & (1 << highest);
     }
   }
-  if (zone) {
+  if (zone || forbids) {
     let candidates = legal;
     while (candidates) {
       const source = lowestBit(candidates);
@@ -122,7 +140,7 @@ function legalSources(level, die) {
       let after = occupied;
       if (countAt(level, source) === 1) after &= ~(1 << source);
       if (source - die >= 0) after |= 1 << (source - die);
-      if (walled(after)) legal &= ~(1 << source);
+      if ((zone && walled(after)) || (forbids && forbids(after))) legal &= ~(1 << source);
     }
   }
   return legal;
@@ -252,7 +270,12 @@ function recordEndedPlay(level, larger) {
 /** Search every play of `order[level..count)` from level `level`'s state, sources ascending;
  * `previous` is the source of the move before (a double's sources never rise). */
 function search(level, previous) {
-  if (level === count) return record(level, count, false);
+  if (accepts !== null && (level === 0 || accepts(O[level], X[level] >>> MARK))) {
+    // Every node is a play of its own, judged by where it ends; the pass always stands, and
+    // only the longest plays will survive.
+    if (!record(level, level, level === 1 && order[0] === largerDie)) return false;
+  }
+  if (level === count) return accepts !== null || record(level, count, false);
   const die = order[level];
   const legal = legalSources(level, die);
   let inOrder = legal;
@@ -267,7 +290,9 @@ function search(level, previous) {
       if (gameEnded(level + 1) && !recordEndedPlay(level, 0)) return false;
     }
   }
-  if (inOrder === 0) return record(level, level, level === 1 && order[0] === largerDie);
+  if (inOrder === 0) {
+    return accepts !== null || record(level, level, level === 1 && order[0] === largerDie);
+  }
   while (inOrder) {
     const source = lowestBit(inOrder);
     inOrder &= inOrder - 1;
@@ -284,6 +309,8 @@ function search(level, previous) {
 /** Set the turn's facts and level 0's state from `position`. */
 function start(position, facts) {
   ({ open: openPoints, stuck, lone, bearOffBlocked, releases, zone, ended } = facts);
+  barred = facts.barred ?? null;
+  forbids = facts.forbids ?? null;
   let low = 0;
   let middle = 0;
   let high = 0;
@@ -311,13 +338,30 @@ function reached(e) {
   return { own, bar: extra & 15, marks: extra >>> MARK };
 }
 
+/** The mover's points (bit p - 1: point p) of entry `e`. */
+function occupiedOf(e) {
+  let occupied = 0;
+  for (let p = 0; p < POINTS; p++) {
+    if ((entryWords[4 * e + (p >>> 3)] >>> ((p & 7) << 2)) & 15) occupied |= 1 << p;
+  }
+  return occupied;
+}
+
+/** Whether a game judges the plays of a turn (its `facts`) by where they end: it records
+ * every prefix of a play (`recordsPrefixes`) or prefers some afterstates (`hasPreference`).
+ * The turn machine (web/js/core/turn.js) then takes the plays' figures from the search
+ * (`searchTurn`). */
+export function judgedByEnd(game, facts) {
+  return Boolean(game.recordsPrefixes?.(facts) || game.hasPreference?.(facts));
+}
+
 /**
- * Every legal afterstate of `dice` (checked, a pair of integers 1-6) in `position` of `game`
- * under `rules` (complete, checked by the caller), in Python's order: what the game's
- * `afterstate(position, reached, next)` builds of each reached state, `next` what
- * `game.turnAfter` says follows a play of the longest length (or null).
+ * Search every play of `dice` in `position` of `game` under `rules` (checked) into the table:
+ * Python's `search_row`. Returns the turn's `facts`, `longest` (the most dice a legal play
+ * uses), `largerOnly` (only the larger die's one-die plays are legal), `preferredOnly` (only
+ * the afterstates the game prefers are) and `doubles`. The entries stay until the next search.
  */
-export function searchAfterstates(game, position, dice, rules) {
+export function searchTurn(game, position, dice, rules) {
   const [first, second] = dice;
   const facts = game.facts(position, rules);
   start(position, facts);
@@ -326,9 +370,12 @@ export function searchAfterstates(game, position, dice, rules) {
   if (stamp === 1) stamps.fill(0);
   entries = 0;
   count = doubles ? facts.count : 2;
-  ordered = doubles && zone === 0;
+  ordered = doubles && (facts.inOrder ?? zone === 0);
   largerDie = doubles ? 0 : Math.max(first, second);
   endsOutOfOrder = ordered && ended !== null && (lone & 1) === 1;
+  accepts = game.recordsPrefixes?.(facts)
+    ? (occupied, marks) => game.accepts(facts, occupied, marks)
+    : null;
   for (let direction = 0; direction < (doubles ? 1 : 2); direction++) {
     order.fill(first);
     if (direction === 1) order[0] = second;
@@ -343,10 +390,36 @@ export function searchAfterstates(game, position, dice, rules) {
   if (longest === 1 && !doubles) {
     for (let e = 0; e < entries; e++) if (entryLarger[e]) largerOnly = true;
   }
+  let preferredOnly = false;
+  if (game.hasPreference?.(facts)) {
+    for (let e = 0; e < entries && !preferredOnly; e++) {
+      preferredOnly = longestPlay(e, longest, largerOnly) && preferred(game, facts, e);
+    }
+  }
+  return { facts, longest, largerOnly, preferredOnly, doubles };
+}
+
+function longestPlay(e, longest, largerOnly) {
+  return entryLength[e] === longest && (entryLarger[e] === 1 || !largerOnly);
+}
+
+function preferred(game, facts, e) {
+  return game.prefers(facts, occupiedOf(e), entryWords[4 * e + 3] >>> MARK);
+}
+
+/**
+ * Every legal afterstate of `dice` (checked, a pair of integers 1-6) in `position` of `game`
+ * under `rules` (complete, checked by the caller), in Python's order: what the game's
+ * `afterstate(position, reached, next)` builds of each reached state, `next` what
+ * `game.turnAfter` says follows a play of the longest length (or null).
+ */
+export function searchAfterstates(game, position, dice, rules) {
+  const { facts, longest, largerOnly, preferredOnly } = searchTurn(game, position, dice, rules);
   const next = game.turnAfter ? game.turnAfter(position, dice, longest, rules) : null;
   const result = [];
   for (let e = 0; e < entries; e++) {
-    if (entryLength[e] !== longest || (largerOnly && !entryLarger[e])) continue;
+    if (!longestPlay(e, longest, largerOnly)) continue;
+    if (preferredOnly && !preferred(game, facts, e)) continue;
     result.push(game.afterstate(position, reached(e), next));
   }
   return result;

@@ -11,8 +11,12 @@
  * ends the turn at once. The bar is source point 25: a checker on it enters with a die of d on
  * the mover's point 25 - d, before any other checker moves. In Gulbara the turn is one double
  * of a climb when the position has one to play, and the complete play carries the turn state
- * that follows it. So the complete plays reached move by move are exactly the afterstates of
- * `legalPlays`.
+ * that follows it. Where a game judges a play by where it ends (Fevga's F6 at the play's end,
+ * its trap, F7: web/js/core/search.js), the turn's length and whether only the larger die or
+ * only the preferred afterstates count come from the afterstate search itself, and a move is
+ * legal when the dice left can finish a play of that length that ends where the rules allow
+ * (Python's `_judged_by_end`, `_finishes`). So the complete plays reached move by move are
+ * exactly the afterstates of `legalPlays`.
  *
  *   const turn = new CheckerTurn(position, [6, 5]);
  *   turn.legalMoves();   // [{from: 13, to: 7, die: 6}, ...]
@@ -21,9 +25,10 @@
  *   turn.done;           // true once the play is complete: turn.position is the afterstate
  */
 
-import { Board, startCounts } from "./board.js";
+import { Board, occupiedPoints, startCounts } from "./board.js";
 import { BAR_POINT, POINTS } from "./position.js";
 import { checkDice } from "./rules.js";
+import { judgedByEnd, searchTurn } from "./search.js";
 import { gameFor } from "../games/index.js";
 
 /** One turn of one position and roll, played checker move by checker move. */
@@ -50,7 +55,18 @@ export class CheckerTurn {
     const own = startCounts(position, this._facts);
     const marks = this._facts.marks;
     const larger = Math.max(first, second);
-    if (first === second) {
+    this._judged = judgedByEnd(game, this._facts);
+    this._preferredOnly = false;
+    if (this._judged) {
+      const found = searchTurn(game, position, this.dice, this.rules);
+      this._dice =
+        first === second
+          ? new Array(this._facts.count).fill(first)
+          : [larger, Math.min(first, second)];
+      this._length = found.longest;
+      this._largerOnly = found.largerOnly;
+      this._preferredOnly = found.preferredOnly;
+    } else if (first === second) {
       this._dice = new Array(this._facts.count).fill(first);
       this._length = this._board.longest(own, marks, this._dice, this._ordered());
       this._largerOnly = false;
@@ -69,9 +85,30 @@ export class CheckerTurn {
   }
 
   /** Whether a double's moves are searched with sources that never rise (a move is never
-   * legal only after another, as it may be under Gulbara's wall rule). */
+   * legal only after another, as it may be under Gulbara's wall rule or Fevga's F5 and F6). */
   _ordered() {
-    return this._facts.zone === 0;
+    return this._facts.inOrder ?? this._facts.zone === 0;
+  }
+
+  /** Whether a play may end on `own` and `marks`: the game accepts it, and prefers it when
+   * only preferred afterstates count. */
+  _endsWell(own, marks) {
+    const game = this._game;
+    const facts = this._facts;
+    const occupied = occupiedPoints(own);
+    if (game.recordsPrefixes?.(facts) && !game.accepts(facts, occupied, marks)) return false;
+    return !this._preferredOnly || game.prefers(facts, occupied, marks);
+  }
+
+  /** Whether `moves` more checker moves of `dice` (in order), from any sources, can reach a
+   * state where a play may end (`_endsWell`). */
+  _finishes(own, marks, dice, moves) {
+    if (moves === 0) return this._endsWell(own, marks);
+    for (const source of this._board.sources(own, dice[0])) {
+      const [after, afterMarks] = this._board.move(own, marks, source, dice[0]);
+      if (this._finishes(after, afterMarks, dice.slice(1), moves - 1)) return true;
+    }
+    return false;
   }
 
   _reset() {
@@ -125,7 +162,10 @@ export class CheckerTurn {
       const ordered = rest.length > 0 && rest[0] === die && this._ordered();
       for (const source of this._board.sources(this._own, die)) {
         let legal = this._needed === 1;
-        if (!legal) {
+        if (this._judged) {
+          const [after, marks] = this._board.move(this._own, this._marks, source, die);
+          legal = this._finishes(after, marks, rest, this._needed - 1);
+        } else if (!legal) {
           const [after, marks] = this._board.move(this._own, this._marks, source, die);
           legal = this._board.longest(after, marks, rest, ordered) >= this._needed - 1;
         }

@@ -451,7 +451,6 @@ export const game = Object.freeze({
   resultKinds: Object.freeze(["single", "mars"]),
   drawn: false,
   mostPoints: 2,
-  matchTurn: 1,
   /** The bot's levels: its network at 1-ply and 2-ply (a climbing double or numbers handed
    * over are the next decision of their side, searched at the same depth), and the share of
    * the games each wins against the game's heuristic bots, 2,000 duplicate games a pairing
@@ -462,6 +461,6 @@ export const game = Object.freeze({
     model: "gulbara-td",
     checkpoint: "checkpoints/gulbara-td.pt",
     network: "",
-    strength: Object.freeze({ bots: "runner / blocker", "1ply": "77% / 82%", "2ply": "81% / 87%" }),
+    strength: Object.freeze({ bots: "runner / blocker", "1ply": "79% / 83%", "2ply": "82% / 88%" }),
   }),
 });

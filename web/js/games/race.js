@@ -1,8 +1,8 @@
 /**
- * What Tabla and Gulbara, the games of the match without pins, share: a position without pins
+ * What Tabla, Gulbara and Fevga, the games without pins, share: a position without pins
  * whose key and checks follow one pattern (Python's tapa_env/position.py for these games, its
  * messages word for word), and the search's facts where a lone opponent checker is hit or
- * nothing is (web/js/games/tabla.js, gulbara.js).
+ * nothing is (web/js/games/tabla.js, gulbara.js, fevga.js).
  */
 
 import {
@@ -19,7 +19,7 @@ import {
 import { checkFlags } from "../core/rules.js";
 
 /** The names of the games, as Python's `GAMES` lists them in its messages. */
-export const GAME_NAMES = "tapa, tabla, gulbara";
+export const GAME_NAMES = "tapa, tabla, gulbara, fevga";
 
 /** The complete rule flags of `game` (`name`, `rules` its defaults) from `rules`, a partial
  * object of its flags. */

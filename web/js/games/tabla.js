@@ -271,7 +271,6 @@ export const game = Object.freeze({
   resultKinds: Object.freeze(["single", "mars", "backgammon"]),
   drawn: false,
   mostPoints: 3, // a backgammon, under backgammon_triple, in a single game (a match plays 2)
-  matchTurn: 0,
   /** The bot's levels: its network (valued in races too, `@nobearoff`) at 1-ply and 2-ply,
    * and the share of the games each wins against the game's heuristic bots, 2,000 duplicate
    * games a pairing (`python evaluate.py game=tabla

@@ -442,6 +442,5 @@ export const game = Object.freeze({
   resultKinds: Object.freeze(["single", "gammon", "mother", "draw"]),
   drawn: true, // both mothers pinned (R10)
   mostPoints: 2,
-  matchTurn: 2, // a match plays Tabla, Gulbara, then Tapa
   bot: Object.freeze({ defaultLevel: "2ply", ownLevels: true }),
 });
