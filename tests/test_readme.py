@@ -226,18 +226,24 @@ CHECKS = {
     "python -m tapa_env --game tapa": check_random_game,
     "python -m tapa_env --game tabla": check_random_game,
     "python -m tapa_env --game gulbara": check_random_game,
+    "python -m tapa_env --game fevga": check_random_game,
     "python play.py": check_play,
     "python -m http.server -d web": check_server,
     "python train.py": check_training,
     "python train.py agent.hidden=[128,64] seed=1": check_training,
     "python train.py agent=ppo": check_training,
     "python train.py game=tabla": check_training,
+    "python train.py game=fevga": check_training,
     "tensorboard --logdir runs": check_tensorboard,
     "python evaluate.py players=[runs/default/checkpoints/bot.pt,defensive,adaptive]": (
         check_evaluate
     ),
     "python export.py checkpoint=runs/default/checkpoints/bot.pt": check_export,
     "python play.py match_length=7": check_play,
+    "python play.py game=fevga": check_play,
+    "python play.py match_games=tavli": check_play,
+    "python evaluate.py game=fevga players=[holder,racer,random] games=100": check_evaluate,
+    "python evaluate.py match_games=tavli match_length=3 games=20": check_evaluate,
     "python evaluate.py match_length=7 players=[shipped,pubeval+runner+offensive] games=100": (
         check_evaluate
     ),
@@ -289,7 +295,7 @@ def test_every_readme_command_runs_as_written(scratch):
                 later.result()
 
 
-def test_the_readmes_boards_of_the_three_games_are_the_engines():
+def test_the_readmes_boards_of_every_game_are_the_engines():
     from tapa_env import GAMES, Position
 
     text = (ROOT / "README.md").read_text()

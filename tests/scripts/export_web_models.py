@@ -40,10 +40,11 @@ MODELS = {
 }
 """The page's networks by name, each with the checkpoint (relative to the repository) it is
 exported from: the shipped bots of each game."""
-PENDING = frozenset({"fevga-td"})
+PENDING: frozenset[str] = frozenset()
 """The models of :data:`MODELS` not shipped yet: exported only when ``--only`` names them. Their
-game's page plays without them (web/js/games/fevga.js: ``bot.model`` is null, a random level)
-until one is exported; then its name leaves this set and its game's ``bot`` names it."""
+game's page plays without them (its ``bot.model`` is null, a random level) until one is
+exported; then its name leaves this set and its game's ``bot`` names it. Empty: every game's
+network is shipped."""
 SHIPPED = {name: checkpoint for name, checkpoint in MODELS.items() if name not in PENDING}
 """The models web/models holds, by name, with their checkpoints."""
 FORMAT = "tapa-rl/web-model"

@@ -15,9 +15,9 @@
  *   same side's, or have fixed dice (a climbing double, numbers handed over): it is searched
  *   as agents/bots/search.py does (`Bot.following`).
  *
- * Each game has its levels (`GAME_LEVELS`): Tapa's are `LEVELS`; Tabla's and Gulbara's play
- * their game's network (web/models/tabla-td.onnx, gulbara-td.onnx) at 1-ply and 2-ply. A game
- * whose network is not shipped yet (`game.bot.model` null: Fevga's) has one level, `random`:
+ * Each game has its levels (`GAME_LEVELS`): Tapa's are `LEVELS`; Tabla's, Gulbara's and Fevga's
+ * play their game's network (web/models/tabla-td.onnx, gulbara-td.onnx, fevga-td.onnx) at 1-ply
+ * and 2-ply. A game whose network is not shipped (`game.bot.model` null) has one level, `random`:
  * a random legal play, drawn from the position and the roll (`randomPlay`), and no hints. A
  * position says its game, and `choose` and `rank` play the levels of that game.
  *

@@ -373,10 +373,10 @@ export const game = Object.freeze({
    * --only fevga-td` has written web/models/fevga-td.*, `model: "fevga-td"` with its
    * checkpoint and strength gives the 1-ply and 2-ply levels of the other games. */
   bot: Object.freeze({
-    defaultLevel: "random",
-    model: null,
+    defaultLevel: "2ply",
+    model: "fevga-td",
     checkpoint: "checkpoints/fevga-td.pt",
     network: "",
-    strength: null,
+    strength: Object.freeze({ bots: "racer / holder", "1ply": "96% / 93%", "2ply": "97% / 93%" }),
   }),
 });
