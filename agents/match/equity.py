@@ -211,9 +211,9 @@ def markdown(table: MatchEquity, length: int) -> str:
     """The table of a match to ``length`` as Markdown: one table per game to come, for the
     side that starts it (the other side's chances are one minus these, read across)."""
     lines = []
-    for k, game in enumerate(table.rules.order):
+    for k in range(len(table.rules.order)):
         lines += [
-            f"**{game.capitalize()} to come, you start it.** Rows: your points to go; "
+            f"**{table.rules.title(k)} to come, you start it.** Rows: your points to go; "
             "columns: your opponent's.",
             "",
             "| to go | " + " | ".join(str(b) for b in range(1, length + 1)) + " |",
