@@ -15,6 +15,7 @@ from agents.analysis.config import AnalyzeConfig
 from agents.analysis.positions import AnalyzeError, check_config, parse_dice
 from agents.bots.equity import OUTCOMES
 from tapa_env import Position, legal_plays
+from tapa_env.games import GAMES
 from tests.entry_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -146,7 +147,7 @@ def test_help_explains_the_settings():
         (["record=README.md", f"position={START}"], "not both"),
         (
             ["game=no/such.tapa"],
-            "game= names the game now (tapa, tabla, gulbara); give a "
+            f"game= names the game now ({', '.join(GAMES)}); give a "
             "recorded game as record=no/such.tapa",
         ),
         (["game=tabla", f"position={START}", "dice=6,5"], "a bot for tapa, not for tabla"),

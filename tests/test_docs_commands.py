@@ -618,7 +618,17 @@ CHECKS: dict[str, Check] = {
     "python -m agents.match 7": Check(finishes("**Tabla to come, you start it.**"), "long"),
     # docs/match.md's first row: 6-5, Tabla to come
     "python bench/match_play.py --matches 8000": Check(
-        stops(r"^6-5\s+tabla .*\n", r"^6-5\s+tabla\s+51\.7% \[\s*50\.8%,\s+52\.6%\]\s+63\.6%"),
+        stops(r"^6-5\s+Tabla .*\n", r"^6-5\s+Tabla\s+51\.7% \[\s*50\.8%,\s+52\.6%\]\s+63\.6%"),
+        "long",
+    ),
+    "python play.py match_games=tavli": Check(plays("A tavli match to 7 points"), "long"),
+    "python evaluate.py match_games=tavli games=1000": Check(finishes(WRITTEN), "long"),
+    "python -m agents.match 7 --match tavli": Check(
+        finishes("**Portes to come, you start it.**"), "long"
+    ),
+    # docs/match.md's tavli table, first row: 6-5, Portes to come
+    "python bench/match_play.py --matches 8000 --match tavli": Check(
+        stops(r"^6-5\s+Portes .*\n", r"^6-5\s+Portes\s+51\.2% \[\s*50\.2%,\s+52\.1%\]\s+63\.3%"),
         "long",
     ),
     # opening.md: above; play.md

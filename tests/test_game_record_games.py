@@ -31,6 +31,7 @@ from agents.records import (
 from agents.records import data as record_data
 from agents.records.tournament import TurnLog, arena_records
 from tapa_env import GulbaraRules, Position, Rules, TablaRules, legal_plays, outcome
+from tapa_env.games import GAMES
 
 SAMPLES = {
     "tabla": [(("hitter", "random"), 1), (("pubeval", "hitter"), 1)],
@@ -196,7 +197,7 @@ def test_T8_G9_a_double_win_is_a_mars_and_a_triple_one_a_backgammon(rules, start
 @pytest.mark.parametrize(
     ("old", "new", "phrase"),
     [
-        ("Game: tabla", "Game: chess", "unknown game 'chess': the games are tapa, tabla, gulbara"),
+        ("Game: tabla", "Game: chess", f"unknown game 'chess': the games are {', '.join(GAMES)}"),
         (" backgammon_triple=false", "", "the Rules: line does not set backgammon_triple"),
         ("Rules: ", "Rules: both_mothers_draw=true ", "sets both_mothers_draw, tapa's, but the"),
         ("Rules: ", "Rules: colour=red ", "unknown rule flag 'colour'; tabla's flags are"),

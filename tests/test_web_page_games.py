@@ -208,14 +208,14 @@ def start_pill_over(page: Page, side: str) -> int:
     raise AssertionError(f"the {side} start pill lies over no point")
 
 
-def test_several_turns_of_fevga_by_taps_against_its_random_bot(
+def test_several_turns_of_fevga_by_taps_against_its_bot(
     browser, site, screenshots, tmp_path
 ):
     """Fevga from the game chooser, at both sizes: both sides' starts (your 24, the bot's on
     your 12), the first checker's rule (F5: once one checker has left 24 and not yet reached
     12, no other may leave, and a tap on 24 says why), several turns by taps with the log
-    writing each play (the bot's in your numbering too), and a trapped bot let out (F7). No
-    Fevga network is shipped yet: the one level is a random play, and Hint is off. The
+    writing each play (the bot's in your numbering too), and a trapped bot let out (F7). The
+    levels are Fevga's network at 1-ply and 2-ply, and Hint is on once it has loaded. The
     desktop's F5 refusal is the screenshot ``fevga.png``; the phone's, and both boards after
     six turns with their logs, go to the test's temporary folder."""
     shots = {
@@ -236,10 +236,9 @@ def test_several_turns_of_fevga_by_taps_against_its_random_bot(
             assert board["points"]["24"]["you"] == 15 and board["points"]["12"]["bot"] == 15
             assert (start_pill_over(page, "you"), start_pill_over(page, "bot")) == (24, 12)
             levels = page.page.eval_on_selector_all("#level option", "os => os.map(o => o.value)")
-            assert levels == ["random"]
-            assert "no Fevga network is shipped yet" in page.page.inner_text("#level-note")
+            assert levels == ["1ply", "2ply"]
             page.page.wait_for_function("window.tapaPage.bot !== null", timeout=30_000)
-            assert not page.page.is_enabled("#hint")
+            assert page.page.is_enabled("#hint")
             # F5: the first checker goes alone; 24 is movable only until one has left it.
             assert page.movable() == [24]
             page.tap(24)
