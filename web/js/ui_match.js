@@ -127,11 +127,13 @@ export class Match {
     return this.over ? this.games.length : this.games.length + 1;
   }
 
-  /** Records a finished game's result: the score, and its winner starts the next game
-   * (after a draw the dice decide again). */
+  /** Records a finished game's result: the score (points past the match's length count for
+   * nothing, M2), and its winner starts the next game (after a draw the dice decide again). */
   record(result) {
     this.games.push(result);
-    if (result.winner) this.score[result.winner] += result.points;
+    if (result.winner) {
+      this.score[result.winner] = Math.min(this.points, this.score[result.winner] + result.points);
+    }
     this.starter = result.winner ?? null;
     this.thrown = null;
   }
