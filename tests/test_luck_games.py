@@ -7,6 +7,8 @@ correction whatever the reference, so every property below holds for it too."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import torch
@@ -257,10 +259,13 @@ def test_evaluate_reports_the_luck_adjusted_result_of_the_other_games(bot_files,
     assert "luck-adjusted" in format_table(results)
 
 
-def test_the_default_reference_of_another_game_is_refused_with_what_to_name():
+def test_the_reference_is_the_games_shipped_bot_and_another_games_is_refused():
     config = TournamentConfig(players=["random", "pubeval"], game="tabla", variance_reduction=True)
+    assert check_config(config).reference == "checkpoints/tabla-td.pt"
+    tapas = replace(config, reference="checkpoints/tapa-td.pt")
     with pytest.raises(ConfigError) as refused:
-        check_config(config)
+        check_config(tapas)
     message = str(refused.value)
-    assert "a bot for tapa, not for tabla" in message and "reference=FILE" in message
+    assert "a bot for tapa, not for tabla" in message
+    assert "checkpoints/tabla-td.pt by default" in message
     assert "\n" not in message

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tapa_env.games import DEFAULT_GAME, game_of
+from tapa_env.games import DEFAULT_GAME, GAMES, game_of
 from tapa_env.layout import CLIMB, ROW_WIDTH, next_turn
 from tapa_env.movegen import generate_afterstates
 from tapa_env.results import outcomes
@@ -79,9 +79,16 @@ from ..bots.search import (
 )
 from ..errors import PlayerSpecError
 
-DEFAULT_REFERENCE = "checkpoints/tapa-td.pt"
-"""The reference evaluator of :func:`turn_luck` unless told otherwise: the shipped bot, 1-ply
-(a Tapa bot: a game of Tabla or Gulbara names its own)."""
+
+def shipped_reference(game: str) -> str:
+    """The reference evaluator of ``game`` unless told otherwise: its shipped bot, 1-ply
+    (``checkpoints/<game>-td.pt``)."""
+    return f"checkpoints/{game}-td.pt"
+
+
+DEFAULT_REFERENCE = shipped_reference(DEFAULT_GAME)
+"""The default game's shipped bot, 1-ply: the reference of a Tapa evaluation
+(:func:`shipped_reference` gives each game's)."""
 
 OPENING_WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 0.0, 2.0) / 30.0
 """``(21,)``: the chances of the rolls of :data:`ROLLS` on Tabla's first turn under
@@ -109,10 +116,11 @@ def load_reference(spec: str, rules: AnyRules = DEFAULT_RULES) -> Player:
     try:
         player = load_player(spec, rules)
     except PlayerSpecError as error:
-        if rules.game != DEFAULT_GAME and str(spec).strip() == DEFAULT_REFERENCE:
+        named = str(spec).strip()
+        if any(named == shipped_reference(g) for g in GAMES if g != rules.game):
             raise PlayerSpecError(
-                f"{error}; the default reference is Tapa's bot: name a trained {rules.game} "
-                f"bot, reference=FILE"
+                f"{error}; the reference of a {rules.game} evaluation is a trained "
+                f"{rules.game} bot, {shipped_reference(rules.game)} by default"
             ) from None
         raise
     if not hasattr(getattr(player, "evaluator", None), "equities"):

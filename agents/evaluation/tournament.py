@@ -20,7 +20,7 @@ from ..bots.loading import load_player
 from ..errors import ConfigError, PlayerSpecError
 from ..records.tournament import TurnLog, arena_records, save_records
 from .arena import GameResults, play_games
-from .luck import DEFAULT_REFERENCE, load_reference
+from .luck import load_reference, shipped_reference
 from .round_robin import Chunk, Schedule, arena_settings, play_round_robin
 from .stats import summarize
 
@@ -67,7 +67,7 @@ class TournamentConfig:
     """Also report the luck-adjusted points per game (agents/evaluation/luck.py): each game's
     points less each side's luck, as the reference values it; the same mean, a narrower
     interval."""
-    reference: str = DEFAULT_REFERENCE
+    reference: str | None = None
     """The trained TD bot (checkpoint or bot file, 1-ply) that values the luck."""
     match_length: int | None = None
     """Play whole matches to this many points (the games of ``match_games`` in turn,
@@ -184,6 +184,8 @@ def check_config(config: TournamentConfig, load: bool = True) -> TournamentConfi
             f"variance_reduction must be true or false, got {config.variance_reduction!r}"
         )
     reference = config.reference
+    if reference is None:
+        reference = shipped_reference(rules.game)
     if not isinstance(reference, str | os.PathLike) or not str(reference).strip():
         raise ConfigError(f"reference must be the path of a trained TD bot, got {reference!r}")
     reference = str(reference).strip()
