@@ -5,6 +5,7 @@ table per game to come (docs/match.md); the tabla match by default, or the tavli
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tapa_env.games.matches import DEFAULT_MATCH_NAME, MATCHES
@@ -41,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         table = MatchEquity.measured(match_rules(args.match, args.length))
     except MatchError as error:
         parser.exit(2, f"python -m agents.match: error: {error}\n")
-    print(markdown(table, args.length))
+    try:
+        print(markdown(table, args.length), flush=True)
+    except BrokenPipeError:  # a reader that stopped early (| head): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
