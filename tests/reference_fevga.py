@@ -57,6 +57,7 @@ FLAGS = (
     "trap_means_no_move",
     "trap_forbidden",
     "six_prime_needs_checker_ahead",
+    "single_win_only",
 )
 BOARD_FIELDS = ("own", "opp", "own_off", "opp_off")
 
@@ -106,12 +107,13 @@ def outcome(position: dict, rules: dict | None = None) -> tuple[int, int] | None
     """None while the game goes on, else (winner, points) from the frame of ``position``.
 
     F9: the first side to bear off all 15 checkers wins 1 point, 2 (a mars) when the loser
-    bore off none. ``rules`` is accepted for symmetry; no flag changes the score.
+    bore off none; under ``single_win_only`` every win is 1 point.
     """
+    double = 1 if (rules or {}).get("single_win_only") else 2
     if position["own_off"] == CHECKERS:
-        return (1, 2 if position["opp_off"] == 0 else 1)
+        return (1, double if position["opp_off"] == 0 else 1)
     if position["opp_off"] == CHECKERS:
-        return (-1, 2 if position["own_off"] == 0 else 1)
+        return (-1, double if position["own_off"] == 0 else 1)
     return None
 
 

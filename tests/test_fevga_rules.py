@@ -357,6 +357,21 @@ def test_F9_one_point_or_two_when_the_loser_bore_off_none(side, own, opp, result
         assert (None if got is None else tuple(got)) == result
 
 
+def test_F9_single_win_only_scores_a_mars_as_one_point(side):
+    position = board({}, {12: 15})  # the mover bore off all, the opponent none
+    if side == "reference":
+        assert reference.outcome(position, {"single_win_only": True}) == (1, 1)
+        assert reference.outcome(position) == (1, 2)
+    else:
+        from tapa_env import FevgaRules, Position, outcome
+
+        assert tuple(outcome(Position.from_dict(position), FevgaRules(single_win_only=True))) == (
+            1,
+            1,
+        )
+        assert tuple(outcome(Position.from_dict(position))) == (1, 2)
+
+
 def test_F9_bearing_off_the_last_checker_ends_the_game(side):
     position = board({2: 1}, {12: 15})
     assert plays(side, position, (6, 1)) == [{"off": 15}]

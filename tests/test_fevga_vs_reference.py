@@ -265,13 +265,18 @@ def test_the_rare_cases_change_the_plays():
     """On the random boards, each rule and flag decides some plays (the reference alone):
     the positions the comparison runs on are ones where the readings differ."""
     boards = random_boards(120, seed=1)
-    differ = dict.fromkeys(FLAGS, 0)
+    moving = [name for name in FLAGS if name != "single_win_only"]  # that one scores, only
+    differ = dict.fromkeys(moving, 0)
     for board in boards:
         for roll in [(6, 5), (2, 1), (4, 1), (5, 3)]:
             plain = reference.afterstates(board, roll)
-            for name in FLAGS:
+            for name in moving:
                 differ[name] += plain != reference.afterstates(board, roll, {name: True})
     assert all(n > 0 for n in differ.values()), differ
+    ended = {"game": "fevga", "own": [0] * 24, "opp": [0] * 11 + [15] + [0] * 12}
+    ended.update(own_off=15, opp_off=0)
+    assert reference.outcome(ended) == (1, 2)
+    assert reference.outcome(ended, {"single_win_only": True}) == (1, 1)
 
 
 @pytest.mark.parametrize("count", sizes(50, 700))

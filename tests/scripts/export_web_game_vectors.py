@@ -42,6 +42,7 @@ Files written into ``OUT_DIR``:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import sys
@@ -94,7 +95,10 @@ RULE_SETS = {
         GulbaraRules(each_side, to_opponent, wall)
         for wall, each_side, to_opponent in itertools.product([False, True], repeat=3)
     ],
-    "fevga": [FevgaRules(*flags) for flags in itertools.product([False, True], repeat=5)],
+    "fevga": [
+        FevgaRules(*flags)
+        for flags in itertools.product([False, True], repeat=len(dataclasses.fields(FevgaRules)))
+    ],
 }
 """Each game's flag combinations, the default first (Gulbara's default hands numbers over)."""
 RULE_SETS["gulbara"].sort(key=lambda rules: rules != GulbaraRules())

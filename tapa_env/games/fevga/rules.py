@@ -26,9 +26,12 @@ class FevgaRules(RuleFlags):
             (F7). ``False``: the trap may be built, and must be opened on the next turn.
         six_prime_needs_checker_ahead: a checker move may not leave six points in a row of
             the opponent's path held unless an opponent checker is already past them (F7).
+        single_win_only: every win scores 1 point, the loser's borne-off checkers none or
+            not (F9, the Turkish reading). ``False``: 2 points (a mars) when the loser bore
+            off none.
 
     >>> FevgaRules().flags().tolist()
-    [0, 0, 0, 0, 0]
+    [0, 0, 0, 0, 0, 0]
     """
 
     game: ClassVar[str] = "fevga"
@@ -38,3 +41,4 @@ class FevgaRules(RuleFlags):
     trap_means_no_move: bool = False
     trap_forbidden: bool = False
     six_prime_needs_checker_ahead: bool = False
+    single_win_only: bool = False

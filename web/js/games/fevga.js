@@ -45,6 +45,7 @@ export const FEVGA_RULES = Object.freeze({
   trap_means_no_move: false,
   trap_forbidden: false,
   six_prime_needs_checker_ahead: false,
+  single_win_only: false,
 });
 
 /** Half the board: the opponent's point q is the mover's q + HALF (modulo 24). */
@@ -121,11 +122,13 @@ export function positionRow(position) {
   return countsRow(position);
 }
 
-/** The outcome (F9): a mars counts 2. */
+/** The outcome (F9): a mars counts 2, or 1 under `single_win_only`. */
 export function outcome(position, rules) {
   checkPosition(position);
-  checkGameRules(game, rules);
-  return raceOutcome(position);
+  const flags = checkGameRules(game, rules);
+  const result = raceOutcome(position);
+  if (result && flags.single_win_only) return { ...result, points: 1 };
+  return result;
 }
 
 /** The points (bit p - 1: point p) of 24 counts. */
