@@ -208,9 +208,7 @@ def start_pill_over(page: Page, side: str) -> int:
     raise AssertionError(f"the {side} start pill lies over no point")
 
 
-def test_several_turns_of_fevga_by_taps_against_its_bot(
-    browser, site, screenshots, tmp_path
-):
+def test_several_turns_of_fevga_by_taps_against_its_bot(browser, site, screenshots, tmp_path):
     """Fevga from the game chooser, at both sizes: both sides' starts (your 24, the bot's on
     your 12), the first checker's rule (F5: once one checker has left 24 and not yet reached
     12, no other may leave, and a tap on 24 says why), several turns by taps with the log
