@@ -201,7 +201,7 @@ def test_every_encoding_has_its_size(entry: Game):
     positions, _ = sample(entry, 50, seed=3)
     rows = np.stack([p.row for p in positions])
     names = sorted(name for game_name, name in GAME_ENCODINGS if game_name == entry.name)
-    assert {"expert", "raw"} <= set(names)  # every game has both; Tabla has contact too
+    assert {"expert", "raw"} <= set(names)  # every game has both; Tapa and Tabla have contact
     for name in names:
         encoding = get_encoding(name, entry.name)
         encoded = encoding.encode(rows)

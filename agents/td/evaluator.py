@@ -17,11 +17,12 @@ every feature that ``n`` mover checkers on point ``p`` switch on, and likewise f
 opponent and for pins. The tables are built from the weights once (:class:`Evaluator`), and
 a row then costs one table lookup per occupied point instead of a product with all 248
 inputs, and no encoded array is written at all. The ``expert`` encoding's ten global
-features are computed per row; those of a position's first afterstate go into the
-position's sum, and each other afterstate adds only the features in which it differs
-(most do not change within a turn). They are read from bit masks of the points (occupied,
-lone, made, pinned), built once for the position and changed only at the points a play
-changed (``point_masks`` of the encodings folded by pins, :mod:`tapa_env.games.folding`).
+features (and the ``contact`` encoding's eighteen more) are computed per row; those of a
+position's first afterstate go into the position's sum, and each other afterstate adds only
+the features in which it differs (most do not change within a turn). They are read from bit
+masks of the points (occupied, lone, made, pinned), built once for the position and changed
+only at the points a play changed (``point_masks`` of the encodings folded by pins,
+:mod:`tapa_env.games.folding`).
 
 An afterstate's sum is its position's plus a short list of table rows, each with a sign or
 a weight: a point that gained or lost a checker, a pin made or lifted, an expert feature
@@ -52,11 +53,14 @@ from ..bots.equity import OUTCOMES, equity
 # The layout and the point masks of the encodings folded by pins (tapa_env.games.folding),
 # as globals: numba compiles them in as constants and static calls.
 EXPERT_FEATURES = PINS_ENCODING.EXPERT_FEATURES
+ROW_FEATURES = EXPERT_FEATURES + PINS_ENCODING.CONTACT_COLUMNS
+"""The most features computed per row: ``contact``'s, ``expert``'s ten then the contact ones."""
 MOTHER = PINS_ENCODING.MOTHER
 OFF = PINS_ENCODING.OFF
 PINS = PINS_ENCODING.PINS
 POINT_MASKS = PINS_ENCODING.POINT_MASKS
 RAW_SIZE = PINS_ENCODING.RAW_SIZE
+contact_of_masks = PINS_ENCODING.contact_of_masks
 features_of_masks = PINS_ENCODING.features_of_masks
 move_own = PINS_ENCODING.move_own
 move_pin = PINS_ENCODING.move_pin
@@ -107,7 +111,7 @@ OWN_ROWS = STEP_ROWS + POINTS * COUNTS
 OPP_ROWS = OWN_ROWS + POINTS * COUNTS
 PIN_ROWS = OPP_ROWS + POINTS * COUNTS
 EXPERT_ROWS = PIN_ROWS + POINTS * 3
-OWN_MOTHER_ROW = EXPERT_ROWS + EXPERT_FEATURES
+OWN_MOTHER_ROW = EXPERT_ROWS + ROW_FEATURES
 OPP_MOTHER_ROW = OWN_MOTHER_ROW + 1
 ZERO_ROW = OPP_MOTHER_ROW + 1
 TABLE_ROWS = ZERO_ROW + 1
@@ -132,10 +136,12 @@ class FirstLayerTables:
               adds: one row for the commonest change a play makes to a point;
             * from :data:`PIN_ROWS`, ``3 p`` plus a point's pin mark plus one: a mover checker
               pinned there (mark -1), none (0: zeros), an opponent checker pinned (+1);
-            * from :data:`EXPERT_ROWS`, the expert features' weights (zeros for ``raw``);
+            * from :data:`EXPERT_ROWS`, the weights of the features computed per row, the
+              expert ones then the contact ones (zeros where the encoding has none);
             * :data:`OWN_MOTHER_ROW`, :data:`OPP_MOTHER_ROW`: a side's mother pinned;
             * :data:`ZERO_ROW`: zeros, what pads a pass of four rows.
-        expert_features: the expert features to compute, ``EXPERT_FEATURES`` or 0 (``raw``).
+        expert_features: the features to compute per row: :data:`ROW_FEATURES`
+            (``contact``), ``EXPERT_FEATURES`` (``expert``) or 0 (``raw``).
     """
 
     bias: np.ndarray
@@ -158,7 +164,9 @@ class FirstLayerTables:
         opp = counts[1] - share * columns[OFF + 1]
         own[POINTS - 1] += share * columns[MOTHER] + one * columns[MOTHER + 1]
         opp[0] += share * columns[MOTHER + 3] + one * columns[MOTHER + 4]
-        expert = columns[RAW_SIZE : RAW_SIZE + EXPERT_FEATURES]  # (0, H) for raw
+        expert = columns[RAW_SIZE:]  # (0, H) for raw
+        if len(expert) not in (0, EXPERT_FEATURES, ROW_FEATURES):
+            raise ValueError(f"no encoding folded by pins has {weight.shape[1]} features")
         pins = np.stack(
             [
                 columns[PINS : PINS + POINTS],
@@ -403,10 +411,10 @@ def _play_terms(rows, i, positions, g, changed, ends, index, scale):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _feature_terms(features, reference, index, scale, n):
-    """Append to the ``n`` terms the expert rows weighted by ``features - reference``, those
-    that differ; returns the new count."""
-    for k in range(EXPERT_FEATURES):
+def _feature_terms(features, reference, count, index, scale, n):
+    """Append to the ``n`` terms the rows of the first ``count`` features computed per row
+    weighted by ``features - reference``, those that differ; returns the new count."""
+    for k in range(count):
         value = features[k] - reference[k]
         if value != 0.0:
             index[n], scale[n] = EXPERT_ROWS + k, value
@@ -450,10 +458,12 @@ def _add_terms(accumulator, base, table, index, scale, start, stop):
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy", inline="always")
-def _afterstate_features(rows, i, positions, g, position_masks, masks, changed, ends, features):
-    """The expert features of afterstate ``rows[i]``, from the point masks of its position
-    (``point_masks``, :mod:`tapa_env.games.folding`) changed at the points :func:`_changes`
-    listed."""
+def _afterstate_features(
+    rows, i, positions, g, position_masks, masks, changed, ends, features, count
+):
+    """The first ``count`` features computed per row of afterstate ``rows[i]`` (the expert
+    ones, then the contact ones), from the point masks of its position (``point_masks``,
+    :mod:`tapa_env.games.folding`) changed at the points :func:`_changes` listed."""
     changes, pin_changes = ends
     for k in range(POINT_MASKS):
         masks[k] = position_masks[k]
@@ -464,6 +474,8 @@ def _afterstate_features(rows, i, positions, g, position_masks, masks, changed, 
         p = changed[j]
         move_pin(masks, p, rows[i, PIN + p])
     features_of_masks(masks, features)
+    if count > EXPERT_FEATURES:
+        contact_of_masks(masks, features, EXPERT_FEATURES)
 
 
 @nb.njit(cache=True, nogil=True, fastmath=True, error_model="numpy")
@@ -487,24 +499,24 @@ def _evaluate(
     Rows ``offsets[g]:offsets[g + 1]`` are afterstates of ``positions[g]``: the position's
     accumulator is computed once and each afterstate adds only the points its play changed.
     ``row_words`` and ``position_words`` are the same rows as :func:`_words`; ``table`` is
-    :attr:`FirstLayerTables.rows` and ``expert_features`` its number of expert features (0:
-    none to compute). With an ``output_weight`` of shape ``(5, H)`` the output layer and softmax
-    follow and ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the activations
-    go to ``hidden_out`` ``(M, H)`` for the dense layers that follow.
+    :attr:`FirstLayerTables.rows` and ``expert_features`` its number of features computed per
+    row (0: none to compute). With an ``output_weight`` of shape ``(5, H)`` the output layer
+    and softmax follow and ``probabilities_out`` ``(M, 5)`` is written; with ``(0, H)``, the
+    activations go to ``hidden_out`` ``(M, H)`` for the dense layers that follow.
     """
     hidden = bias.shape[0]
     base = np.empty(hidden, dtype=np.float32)
     accumulator = np.empty(hidden, dtype=np.float32)
     position_masks = np.zeros(POINT_MASKS, dtype=np.int64)
     masks = np.zeros(POINT_MASKS, dtype=np.int64)
-    no_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
-    first_features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
-    features = np.zeros(EXPERT_FEATURES, dtype=np.float32)
+    no_features = np.zeros(ROW_FEATURES, dtype=np.float32)
+    first_features = np.zeros(ROW_FEATURES, dtype=np.float32)
+    features = np.zeros(ROW_FEATURES, dtype=np.float32)
     outputs = output_weight.shape[0]
     changed = np.zeros(2 * POINTS + 1, dtype=np.int64)
-    # A play: two terms a changed point at most, one an expert feature and a mother, and
-    # padding; a position needs fewer (three a point, two mothers).
-    terms = 4 * POINTS + EXPERT_FEATURES + 2 + _TERMS_A_PASS
+    # A play: two terms a changed point at most, one a feature computed per row and a
+    # mother, and padding; a position needs fewer (three a point, two mothers).
+    terms = 4 * POINTS + ROW_FEATURES + 2 + _TERMS_A_PASS
     index = np.zeros(terms, dtype=np.int64)
     scale = np.zeros(terms, dtype=np.float32)
     for g in range(offsets.shape[0] - 1):
@@ -518,18 +530,20 @@ def _evaluate(
             point_masks(positions, g, position_masks)
             ends = _changes(row_words, first, position_words, g, changed)
             _afterstate_features(
-                rows, first, positions, g, position_masks, masks, changed, ends, first_features
-            )
-            n = _feature_terms(first_features, no_features, index, scale, n)
+                rows, first, positions, g, position_masks, masks, changed, ends,
+                first_features, expert_features,
+            )  # fmt: skip
+            n = _feature_terms(first_features, no_features, expert_features, index, scale, n)
         _add_terms(base, bias, table, index, scale, 0, _pad_terms(index, scale, n))
         for i in range(first, offsets[g + 1]):
             ends = _changes(row_words, i, position_words, g, changed)
             n = _play_terms(rows, i, positions, g, changed, ends, index, scale)
             if expert_features and i > first:
                 _afterstate_features(
-                    rows, i, positions, g, position_masks, masks, changed, ends, features
-                )
-                n = _feature_terms(features, first_features, index, scale, n)
+                    rows, i, positions, g, position_masks, masks, changed, ends, features,
+                    expert_features,
+                )  # fmt: skip
+                n = _feature_terms(features, first_features, expert_features, index, scale, n)
             n = _pad_terms(index, scale, n)
             if outputs == 0:
                 _add_terms(accumulator, base, table, index, scale, 0, n)
@@ -567,7 +581,8 @@ class Evaluator:
     """Outcome probabilities of position rows under fixed network weights, numpy only.
 
     Args:
-        encoding: the encoding the network was trained on, ``"raw"`` or ``"expert"``.
+        encoding: the encoding the network was trained on, ``"raw"``, ``"expert"`` or
+            ``"contact"``.
         activation: the hidden layers' activation, one of :data:`ACTIVATIONS`.
         layers: ``[(weight, bias), ...]`` from the input to the output layer, each
             ``weight`` ``(out, in)`` and ``bias`` ``(out,)`` as in ``torch.nn.Linear``; the

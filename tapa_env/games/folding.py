@@ -5,10 +5,13 @@ Each game's ``encoding`` module says how in ``FIRST_LAYER``:
 
 ``"pins"``
     Every feature belongs to one point and one side (checkers, a pin there) or adds up over
-    points; the evaluator reads the encoding's column layout (``PINS``, ``OFF``, ``MOTHER``,
-    ``RAW_SIZE``, ``EXPERT_FEATURES``) and its point masks (``POINT_MASKS``,
-    ``point_masks``, ``move_own``, ``move_pin``, ``features_of_masks``) from
-    :data:`PINS_ENCODING`, the one encoding module that folds this way.
+    points, or is computed per row from the point masks (the ``expert`` and ``contact``
+    features after ``RAW_SIZE``); the evaluator reads the encoding's column layout (``PINS``,
+    ``OFF``, ``MOTHER``, ``RAW_SIZE``, ``EXPERT_FEATURES``, ``CONTACT_COLUMNS``) and its point
+    masks (``POINT_MASKS``, ``point_masks``, ``move_own``, ``move_pin``,
+    ``features_of_masks``, ``contact_of_masks``) from :data:`PINS_ENCODING`, the one encoding
+    module that folds this way. Which of these a network has it takes from its first layer's
+    width.
 ``"points"``
     The first :data:`POINT_FEATURES` features are the point units; the few after them are
     computed row by row by the game's ``row_features`` hook, which :func:`row_features` calls

@@ -1,7 +1,7 @@
 """Tapa's position tensors in the TD-Gammon style, for a whole batch in one compiled call.
 
 Every feature is read from the mover's frame (the row's side to move, or for an afterstate
-the side that just moved). Two named encodings:
+the side that just moved). Three named encodings:
 
 ``raw`` (version ``raw-v1``, 248 features)
     For each point 1..24 and each side, the checkers as truncated unary units
@@ -14,6 +14,43 @@ the side that just moved). Two named encodings:
     unpinned checkers that a movable enemy checker can reach with one die, over 5; pinned
     enemy checkers held, over 5; points made (two or more checkers) in the side's home, over
     6; and the mother at risk (alone, unpinned, with a movable enemy checker within one die).
+``contact`` (version ``tapa-contact-v1``, 276 features)
+    ``expert`` followed by nine contact features of each side (:data:`CONTACT_FEATURES`),
+    mover then opponent for each, each counted in that side's own numbering: it moves from
+    its point 24 down to its point 1, the other side up its points. They follow the published
+    descriptions of GNU Backgammon's contact inputs (escapes, containment, pip loss, hit
+    chances, back anchor) and of TD-Gammon's hand-made ones (blot exposure, blockade
+    strength), read for pins instead of hits. A side *holds* a point where it has two or more
+    checkers or where its checker pins one of the other side's (R4): the other side cannot
+    stop there. A lone checker of the other side that is not pinned holds nothing: landing on
+    it pins it. A pinned checker cannot move (R5); the checker on top of it can.
+
+    * escapes: of the 36 rolls, those that move the side's rearmost unpinned checker the
+      whole roll, both dice or a double's four moves, through points the other side does not
+      hold (past point 1 counts as open), over 36; 1 when the side has no unpinned checker;
+    * containment: 1 minus the fewest such rolls, over 36, for a checker of the other side on
+      any of the side's points 1 to 9 (the other side starts on the side's point 1), moving up
+      through the points the side holds;
+    * shots: the rolls, over 36, with which the other side can pin a lone unpinned checker of
+      the side (not one that pins): an unpinned checker of the other side lands on it with one
+      die, or with a die after the other (or a double's two to four moves) touching down on
+      points the side does not hold;
+    * pip loss: over the same 36 rolls, the most pips a pin holds back: the point, in the
+      side's numbering, of the rearmost checker the roll can pin (the pips it has still to go,
+      frozen while it stays pinned; the deeper in the other side's home the longer the pinner
+      can keep it there, and a pinned mother, 24, loses the game), over 36 * 24;
+    * back anchor: the side's rearmost point it holds, over 24 (0: none);
+    * anchored: 1 when the side's rearmost checker, pinned ones included, is on a point it
+      holds (a pinned one never is);
+    * timing: the pips the side can play before moving a checker in its home board: each
+      unpinned checker on its points 7 to 24 counts its point minus 6, over 270 (15 checkers
+      on point 24);
+    * mobility: the points 1 to 24 an unpinned checker of the side can reach with one die
+      that the other side does not hold, over 24;
+    * prime: the side's longest run of points it holds, at most 6, over 6.
+
+    The features are computed from the point masks (:func:`point_masks`, :func:`contact_of_masks`)
+    with the expert ones, so a folded evaluator computes them as it does those.
 
 A checkpoint records the encoding's ``version``, so a bot never meets an encoding it was not
 trained on. The column layout below (:data:`PINS`, :data:`OFF`, :data:`MOTHER`) and the point
@@ -29,6 +66,9 @@ from ...count_units import COUNT_UNITS, UNITS
 from ...layout import CHECKERS, OPP, OWN, PIN, POINTS
 
 __all__ = [
+    "CONTACT_COLUMNS",
+    "CONTACT_FEATURES",
+    "CONTACT_SIZE",
     "COUNT_UNITS",
     "FIRST_LAYER",
     "ENCODINGS",
@@ -40,6 +80,7 @@ __all__ = [
     "POINT_MASKS",
     "RAW_SIZE",
     "UNITS",
+    "contact_of_masks",
     "encode",
     "expert_features",
     "features_of_masks",
@@ -59,6 +100,20 @@ MOTHER = OFF + 2
 RAW_SIZE = MOTHER + 6
 EXPERT_FEATURES = 10
 EXPERT_SIZE = RAW_SIZE + EXPERT_FEATURES
+CONTACT_FEATURES = (
+    "escapes",
+    "containment",
+    "shots",
+    "pip_loss",
+    "back_anchor",
+    "anchored",
+    "timing",
+    "mobility",
+    "prime",
+)
+"""The ``contact`` encoding's features after ``expert``'s, each for the mover then the opponent."""
+CONTACT_COLUMNS = 2 * len(CONTACT_FEATURES)
+CONTACT_SIZE = EXPERT_SIZE + CONTACT_COLUMNS
 FIRST_LAYER = "pins"
 """How a TD network's evaluator folds its first layer over these encodings
 (:mod:`tapa_env.games.folding`): per-point tables of checkers and pins, read through the
@@ -68,6 +123,9 @@ _HOME = 6
 _ALL_POINTS = (1 << POINTS) - 1
 _HOME_POINTS = (1 << _HOME) - 1
 _DIE_SPAN = (1 << _DIE) - 1
+_ROLLS = 36
+_CONTAIN_TO = 9  # containment: a checker of the other side on the side's points 1 to 9
+_TIMING_SCALE = 270.0  # 15 checkers on point 24, 18 pips each to the home board
 
 
 @nb.njit(cache=True, nogil=True)
@@ -112,15 +170,17 @@ def _bits_set(mask):
     return (mask + (mask >> 8) + (mask >> 16)) & 0xFF
 
 
-POINT_MASKS = 10
+POINT_MASKS = 12
 """The length of a row's point masks (:func:`point_masks`)."""
 
 
 @nb.njit(cache=True, nogil=True)
 def point_masks(rows, i, masks):
     """Fill ``masks`` (int64, :data:`POINT_MASKS`) with the pip counts and point masks of
-    ``rows[i]``, what :func:`features_of_masks` reads. One pass over the points sums the
-    pips and sets a bit per point: occupied, one checker, two or more (each side), each pin."""
+    ``rows[i]``, what :func:`features_of_masks` and :func:`contact_of_masks` read. One pass
+    over the points sums the pips and sets a bit per point: occupied, one checker, two or more
+    (each side), each pin; and sums each side's pips to its home board (``masks[10]``,
+    ``masks[11]``: every checker on its points 7 to 24, its point minus 6)."""
     for k in range(POINT_MASKS):
         masks[k] = 0
     for p in range(POINTS):
@@ -129,6 +189,8 @@ def point_masks(rows, i, masks):
         pin = rows[i, PIN + p]
         masks[0] += own * (p + 1)
         masks[1] += opp * (POINTS - p)
+        masks[10] += own * max(p + 1 - _HOME, 0)
+        masks[11] += opp * max(POINTS - p - _HOME, 0)
         masks[2] |= np.int64(own > 0) << p
         masks[3] |= np.int64(opp > 0) << p
         masks[4] |= np.int64(own == 1) << p
@@ -145,6 +207,7 @@ def move_own(masks, p, old, new):
     ``new``: what a play does to the point masks of its position."""
     bit = np.int64(1) << p
     masks[0] += (new - old) * (p + 1)
+    masks[10] += (new - old) * max(p + 1 - _HOME, 0)
     masks[2] = (masks[2] & ~bit) | (np.int64(new > 0) << p)
     masks[4] = (masks[4] & ~bit) | (np.int64(new == 1) << p)
     masks[6] = (masks[6] & ~bit) | (np.int64(new >= 2) << p)
@@ -194,6 +257,150 @@ def features_of_masks(masks, features):
     features[9] = 1.0 if opp_mother_alone and behind_opp_start else 0.0
 
 
+def _non_double_table() -> np.ndarray:
+    """``[mask]``: the non-double rolls of 36 that move a checker their whole count through
+    open points, where bit ``k - 1`` of ``mask`` says the point ``k`` pips ahead is held by
+    the other side (the 11 points a non-double reaches)."""
+    table = np.zeros(1 << 11, dtype=np.int64)
+    for mask in range(1 << 11):
+        for d1 in range(1, 7):
+            for d2 in range(d1 + 1, 7):
+                clear = [not mask >> (k - 1) & 1 for k in (d1, d2, d1 + d2)]
+                table[mask] += 2 if clear[2] and (clear[0] or clear[1]) else 0
+    return table
+
+
+_NON_DOUBLES = _non_double_table()
+_DOUBLES = np.array(
+    [sum(1 << (k * die - 1) for k in range(1, 5)) for die in range(1, 7)], dtype=np.int64
+)
+"""``[die - 1]``: the bits of the points a double's four moves stop on, in the same masks."""
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _passing_rolls(ahead):
+    """Of the 36 rolls, those that move a checker the whole roll (both dice, or a double's
+    four moves) through open points, where bit ``k - 1`` of ``ahead`` says the point ``k`` pips
+    ahead is held by the other side (off the board is open)."""
+    total = _NON_DOUBLES[ahead & 0x7FF]
+    for d in range(_DIE):
+        if ahead & _DOUBLES[d] == 0:
+            total += 1
+    return total
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _reversed(mask):
+    """A mask of the 24 points in the other side's numbering: bit ``p`` to bit ``23 - p``."""
+    mask = ((mask >> 1) & 0x55555555) | ((mask & 0x55555555) << 1)
+    mask = ((mask >> 2) & 0x33333333) | ((mask & 0x33333333) << 2)
+    mask = ((mask >> 4) & 0x0F0F0F0F) | ((mask & 0x0F0F0F0F) << 4)
+    mask = ((mask >> 8) & 0x00FF00FF) | ((mask & 0x00FF00FF) << 8)
+    mask = ((mask >> 16) & 0xFFFF) | ((mask & 0xFFFF) << 16)
+    return mask >> 8
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _top(mask):
+    """The highest set bit of a non-zero mask of the 24 points: the bits at and below it
+    counted, less one."""
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    return _bits_set(mask) - 1
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def _side_contact(mine, made, lone, pinned, theirs, their_made, their_pinned, timing, out, column):
+    """The contact features of one side into ``out[column + 2 * f]`` for feature ``f`` of
+    :data:`CONTACT_FEATURES`, from masks of the 24 points in its numbering (bit ``p``: its
+    point ``p + 1``): its points with checkers, with two or more, with one, with one of its
+    checkers pinned; the other side's points with checkers, with two or more, with one of its
+    checkers pinned (by this side); and the side's pips to its home board, pinned checkers
+    included."""
+    holds = made | their_pinned  # the other side cannot stop on these
+    their_holds = their_made | pinned
+    movable = mine & ~pinned
+    their_movable = theirs & ~their_pinned
+    targets = lone & ~(pinned | their_pinned)  # lone, neither pinned nor pinning
+    escapes = _ROLLS
+    if movable:
+        # The point k pips in front of the rear checker (bit ``rear``) is the other side's
+        # point 24 - rear + k: bit k - 1 of its holds, in its numbering, shifted.
+        rear = _top(movable)
+        escapes = _passing_rolls(_reversed(their_holds) >> (POINTS - rear))
+    least = _ROLLS
+    for y in range(1, _CONTAIN_TO + 1):  # a checker on point y moving up: y + k is bit k - 1
+        least = min(least, _passing_rolls(holds >> y))
+    shots = 0
+    loss = 0
+    if targets and their_movable:
+        clear = ~holds
+        for d1 in range(1, _DIE + 1):
+            for d2 in range(d1, _DIE + 1):
+                if d1 != d2:
+                    through = their_movable & ((clear >> d1) | (clear >> d2))
+                    landing = (their_movable << d1) | (their_movable << d2)
+                    pinned_now = targets & (landing | (through << (d1 + d2)))
+                    weight = 2
+                else:
+                    movers = their_movable
+                    pinned_now = 0
+                    for _ in range(4):
+                        movers = (movers << d1) & clear & _ALL_POINTS
+                        pinned_now |= movers & targets
+                    weight = 1
+                if pinned_now:
+                    shots += weight
+                    loss += weight * (_top(pinned_now) + 1)
+    stuck = 0  # the pips to the home board of the side's pinned checkers, which cannot move
+    outside = pinned >> _HOME
+    while outside:
+        stuck += _bits_set((outside & -outside) - 1) + 1
+        outside &= outside - 1
+    reached = 0
+    for die in range(1, _DIE + 1):
+        reached |= movable >> die
+    longest = 0
+    run = holds
+    while run:
+        run &= run >> 1
+        longest += 1
+    anchored = (holds >> _top(mine)) & 1 if mine else 0
+    out[column] = escapes / _ROLLS
+    out[column + 2] = 1.0 - least / _ROLLS
+    out[column + 4] = shots / _ROLLS
+    out[column + 6] = loss / (_ROLLS * POINTS)
+    out[column + 8] = (_top(holds) + 1) / POINTS if holds else 0.0
+    out[column + 10] = 1.0 if anchored else 0.0
+    out[column + 12] = (timing - stuck) / _TIMING_SCALE
+    out[column + 14] = _bits_set(reached & ~their_holds & _ALL_POINTS) / POINTS
+    out[column + 16] = min(longest, _HOME) / _HOME
+
+
+@nb.njit(cache=True, nogil=True, inline="always")
+def contact_of_masks(masks, features, column):
+    """Write the ``CONTACT_COLUMNS`` contact features of a row with point masks ``masks``
+    (:func:`point_masks`) into ``features[column:]``: each of :data:`CONTACT_FEATURES`, the
+    mover's then the opponent's. The opponent's are the mover's reading of its masks
+    reversed into the opponent's numbering (its point ``x`` is the mover's ``25 - x``)."""
+    own_occupied, opp_occupied = masks[2], masks[3]
+    own_lone, opp_lone = masks[4], masks[5]
+    own_made, opp_made = masks[6], masks[7]
+    held, suffered = masks[8], masks[9]  # opponent checkers pinned by the mover; the reverse
+    _side_contact(
+        own_occupied, own_made, own_lone, suffered, opp_occupied, opp_made, held, masks[10],
+        features, column,
+    )  # fmt: skip
+    _side_contact(
+        _reversed(opp_occupied), _reversed(opp_made), _reversed(opp_lone), _reversed(held),
+        _reversed(own_occupied), _reversed(own_made), _reversed(suffered), masks[11],
+        features, column + 1,
+    )  # fmt: skip
+
+
 @nb.njit(cache=True, nogil=True)
 def expert_features(rows, i, features):
     """Write the ``EXPERT_FEATURES`` expert features of ``rows[i]`` into ``features``
@@ -210,6 +417,17 @@ def _encode_expert(rows, out):
         expert_features(rows, i, out[i, RAW_SIZE:])
 
 
+@nb.njit(cache=True, nogil=True)
+def _encode_contact(rows, out):
+    _encode_raw(rows, out)
+    masks = np.zeros(POINT_MASKS, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        point_masks(rows, i, masks)
+        features = out[i, RAW_SIZE:]
+        features_of_masks(masks, features)
+        contact_of_masks(masks, features, EXPERT_FEATURES)
+
+
 ENCODINGS = {
     "raw": ("raw-v1", RAW_SIZE, "checkers, pins, borne off, mothers"),
     "expert": (
@@ -217,10 +435,17 @@ ENCODINGS = {
         EXPERT_SIZE,
         "raw plus pip counts, exposed checkers, pins, home points, mother at risk",
     ),
+    "contact": (
+        "tapa-contact-v1",
+        CONTACT_SIZE,
+        "expert plus each side's escapes, containment, shots, pip loss, back anchor, anchored, "
+        "timing, mobility, prime",
+    ),
 }
 """Each encoding's ``(version, size, description)``, by name."""
+_ENCODERS = {"raw": _encode_raw, "expert": _encode_expert, "contact": _encode_contact}
 
 
 def encode(rows: np.ndarray, out: np.ndarray, name: str) -> None:
     """Encode checked int8 ``rows`` into ``out`` (float32) by the encoding ``name``."""
-    (_encode_expert if name == "expert" else _encode_raw)(rows, out)
+    _ENCODERS[name](rows, out)
