@@ -31,6 +31,7 @@ __all__ = [
     "GAME_ENCODINGS",
     "UNITS",
     "Encoding",
+    "encoding_names",
     "get_encoding",
 ]
 
@@ -84,7 +85,13 @@ GAME_ENCODINGS: dict[tuple[str, str], Encoding] = {
 }
 """Every game's encodings, by ``(game, name)``."""
 ENCODINGS: dict[str, Encoding] = _encodings_of(DEFAULT_GAME)
-"""The default game's encodings, by name (every game has encodings of the same names)."""
+"""The default game's encodings, by name (every game has ``raw`` and ``expert``; some have
+more: :func:`encoding_names`)."""
+
+
+def encoding_names(game: str = DEFAULT_GAME) -> list[str]:
+    """The names of ``game``'s encodings, sorted."""
+    return sorted(name for owner, name in GAME_ENCODINGS if owner == game)
 
 
 def get_encoding(name: str, game: str = DEFAULT_GAME) -> Encoding:
@@ -92,4 +99,6 @@ def get_encoding(name: str, game: str = DEFAULT_GAME) -> Encoding:
     try:
         return GAME_ENCODINGS[(game, name)]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown encoding {name!r}; choose one of {sorted(ENCODINGS)}") from None
+        raise ValueError(
+            f"unknown encoding {name!r} of {game}; choose one of {encoding_names(game)}"
+        ) from None

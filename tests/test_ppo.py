@@ -195,6 +195,14 @@ def test_a_bad_setting_is_named_in_one_line(overrides, named):
     assert isinstance(error.value, ValueError)
 
 
+def test_an_encoding_is_checked_against_the_games_own():
+    # Tapa and Tabla have a contact encoding; Gulbara has none, and says which it has.
+    check_config(ppo_config(encoding="contact"))
+    check_config(ppo_config(game="tabla", encoding="contact"))
+    with pytest.raises(ConfigError, match=r"gulbara's \['expert', 'raw'\], got 'contact'"):
+        check_config(ppo_config(game="gulbara", encoding="contact"))
+
+
 def test_the_default_settings_and_the_yaml_agree():
     import yaml
 

@@ -37,7 +37,8 @@ class PPOAgent:
 
     encoding: str = "expert"
     """Position encoding of the observation, the game's own: raw or expert (Tapa 248 or 258
-    features, Tabla 196 or 204, Gulbara 205 or 211)."""
+    features, Tabla 196 or 204, Gulbara 205 or 211, Fevga 196 or 204), or contact in Tapa
+    (276) and Tabla (222)."""
     hidden: Any = field(default_factory=lambda: [128, 128])
     """Hidden layer widths of the MLP: one number or a list, input side first."""
     activation: str = "tanh"
@@ -145,7 +146,7 @@ def hidden_widths(hidden: Any) -> tuple[int, ...]:
 def check_config(config: PPOConfig) -> None:
     """Raise :class:`ConfigError` naming the first setting that cannot work."""
     # Here, not above: the schemas alone (train.py --help) need neither the engine nor numba.
-    from tapa_env.encoding import ENCODINGS
+    from tapa_env.encoding import encoding_names
 
     from ..bots.loading import GAME_BUILTINS
 
@@ -157,9 +158,10 @@ def check_config(config: PPOConfig) -> None:
     builtins = list(GAME_BUILTINS[config.game])
     need(config.device == "cpu", f"device: PPO trains on the CPU, got {config.device!r}")
     agent, learner = config.agent, config.learner
+    names = encoding_names(config.game)
     need(
-        agent.encoding in ENCODINGS,
-        f"agent.encoding must be one of {sorted(ENCODINGS)}, got {agent.encoding!r}",
+        agent.encoding in names,
+        f"agent.encoding must be one of {config.game}'s {names}, got {agent.encoding!r}",
     )
     try:
         hidden_widths(agent.hidden)

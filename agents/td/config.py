@@ -26,7 +26,9 @@ class AgentConfig:
     """The network."""
 
     encoding: str = "expert"
-    """Input encoding: raw (248 features) or expert (raw plus 10 expert features)."""
+    """Input encoding, the game's own: raw or expert (Tapa: 248 features, or raw plus 10
+    expert features), or contact in Tapa and Tabla (expert plus each side's contact
+    features: escapes, containment, shots, timing, ...)."""
     hidden: Any = 80
     """Hidden layer widths: one number (one layer) or a list, input side first."""
     activation: str = "sigmoid"
