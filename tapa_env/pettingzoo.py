@@ -56,11 +56,12 @@ except ImportError:  # pragma: no cover - the extra is not installed
     ) from None
 
 from .batch import MAX_AFTERSTATES
-from .checker_moves import DICE_FACES, move_actions
+from .checker_moves import DICE_FACES, CheckerMoves, move_actions
 from .envs import DEFAULT_MAX_TURNS, TapaEnv
 from .games import DEFAULT_GAME
 from .games import game as registered
-from .layout import flip
+from .layout import as_rows, flip
+from .position import Position
 from .rules import AnyRules, check_rules
 
 AGENTS = ("player_0", "player_1")
@@ -188,6 +189,33 @@ class TapaAECEnv(AECEnv):
         """The roll of the turn being played."""
         return self.table.dice
 
+    def moves_to(self, afterstate: Position | np.ndarray) -> list[int]:
+        """The checker-move actions that play ``afterstate`` from the current decision (the
+        move mode), in order: how a player that picks a whole play (an afterstate of
+        ``legal_afterstates(self.position, self.dice)``) plays it through :meth:`step`.
+
+        ``afterstate`` is a :class:`Position` or a row, in the mover's frame. A search over
+        copies of the turn in progress; ``ValueError`` in the afterstate mode, or when no
+        sequence of legal moves from here reaches ``afterstate``.
+        """
+        if self.action_mode != "move":
+            raise ValueError(
+                "moves_to needs the move mode (action_mode='move'); in the afterstate mode an "
+                "afterstate is an action itself"
+            )
+        if not self._started:
+            raise RuntimeError("Cannot call moves_to() before reset(): call reset() first")
+        target = as_rows(afterstate.row if isinstance(afterstate, Position) else afterstate)[0]
+        turn = self.table._table.moves.take([0])
+        found = _search(turn, target) if turn.needed[0] else None  # 0: the game is over
+        if found is None:
+            raise ValueError(
+                f"{self.agent_selection}: no sequence of legal checker moves from "
+                f"{self.position.key} with {self.dice[0]}-{self.dice[1]} reaches "
+                f"{Position._trusted(target, self.game).key}"
+            )
+        return found
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
@@ -282,3 +310,33 @@ class TapaAECEnv(AECEnv):
 
     def close(self) -> None:
         self.table.close()
+
+
+def _search(turn: CheckerMoves, target: np.ndarray) -> list[int] | None:
+    """The moves from ``turn`` (one game, a turn in progress) that complete it at ``target``,
+    or ``None``: breadth first, every legal move of every turn state of a depth at once, and
+    one of each state (the orders of the same moves meet again)."""
+    paths: list[list[int]] = [[]]
+    while True:
+        parents, actions = np.nonzero(turn.masks)
+        children = turn.take(parents)
+        done = children.play(actions, np.arange(len(parents)))
+        reached = np.flatnonzero(done & (children.rows == target).all(axis=1))
+        if len(reached):
+            return [*paths[parents[reached[0]]], int(actions[reached[0]])]
+        going = np.flatnonzero(~done)
+        if not len(going):
+            return None
+        states = np.concatenate(
+            [
+                np.ascontiguousarray(value[going]).reshape(len(going), -1).view(np.uint8)
+                for value in children.get_state().values()
+            ],
+            axis=1,
+        )
+        first: dict[bytes, int] = {}
+        for k, state in zip(going, states):
+            first.setdefault(state.tobytes(), int(k))
+        kept = np.fromiter(first.values(), dtype=np.int64)
+        paths = [[*paths[parents[k]], int(actions[k])] for k in kept]
+        turn = children.take(kept)

@@ -14,7 +14,7 @@ import tapa_env
 from tapa_env.checker_moves import DICE_FACES
 from tapa_env.games import GAMES
 from tapa_env.games import game as registered
-from tapa_env.layout import flip
+from tapa_env.layout import flip, next_turn
 from tapa_env.pettingzoo import AGENTS, TapaAECEnv, env, raw_env
 
 MODES = ("afterstate", "move")
@@ -210,3 +210,43 @@ def test_bad_use_gets_a_clear_error():
     with pytest.raises(ValueError, match="dice must be a roll"):
         table.reset(options={"dice": (0, 9)})
     assert isinstance(table, TapaAECEnv)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_to_plays_every_legal_afterstate_a_checker_move_at_a_time(name):
+    """At random decisions, every legal afterstate is reached by the moves moves_to gives:
+    each on a copy of the turn, and one of them through the env, whose next turn then starts
+    from it (seen from the other side, or as the same side's climb in Gulbara)."""
+    table = raw_env(game=name, action_mode="move")
+    rng = np.random.default_rng(7)
+    table.reset(seed=7)
+    followed = 0
+    for _ in range(60):
+        if any(table.terminations.values()) or any(table.truncations.values()):
+            table.reset(seed=int(rng.integers(1 << 30)))
+        turn = table.infos[table.agent_selection]["turn"]
+        afterstates = tapa_env.legal_afterstates(table.position, table.dice, rules=table.rules)
+        for afterstate in afterstates:
+            copy = table.table._table.moves.take([0])
+            actions = table.moves_to(afterstate)
+            for k, action in enumerate(actions):
+                assert copy.masks[0, action]
+                done = copy.play(np.array([action]), np.zeros(1, dtype=np.int64))[0]
+                assert done == (k == len(actions) - 1)
+            np.testing.assert_array_equal(copy.rows[0], afterstate.row)
+        chosen = afterstates[rng.integers(len(afterstates))]
+        agent = table.agent_selection
+        for action in table.moves_to(chosen):
+            assert table.agent_selection == agent and table.infos[agent]["turn"] == turn
+            assert table.observe(agent)["action_mask"][action]
+            table.step(action)
+        over = any(table.terminations.values()) or any(table.truncations.values())
+        if not over and table.infos[table.agent_selection]["turn"] == turn + 1:
+            following, _ = next_turn(chosen.row[None, :], name)
+            np.testing.assert_array_equal(table.table._table.games.rows[0], following[0])
+            followed += 1
+    assert followed > 30
+    with pytest.raises(ValueError, match="no sequence of legal checker moves"):
+        table.moves_to(tapa_env.Position.initial(name).flip())
+    with pytest.raises(ValueError, match="needs the move mode"):
+        raw_env(game=name).moves_to(tapa_env.Position.initial(name))
