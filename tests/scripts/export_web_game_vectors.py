@@ -27,9 +27,10 @@ Files written into ``OUT_DIR``:
     ``legal_plays`` of turns (``[text, afterstate key, moves]``) and ``parse_play`` of texts
     (the afterstate's key or the ``NotationError`` message).
 ``games-encoded.json``, ``games-encoded-GAME-NAME.f32``
-    each game's position keys and their encodings (``get_encoding(name, game)``), float32:
-    afterstates and their flips, less the flips of Gulbara's climbing afterstates, whose keys
-    are not read back.
+    each game's position keys and their encodings (every one of ``encoding_names(game)``:
+    ``raw``, ``expert`` and Tabla's ``contact``), float32: afterstates and their flips, less
+    the flips of Gulbara's climbing afterstates, whose keys are not read back; Tabla's also
+    random boards rich in bars, blots and primes (``contact_positions``) and their flips.
 ``games-checker-moves.jsonl``
     turns played one checker move at a time (``CheckerMoves``), as Tapa's.
 ``games-bad-positions.json``
@@ -80,7 +81,7 @@ from tapa_env import (  # noqa: E402
     legal_plays,
 )
 from tapa_env.batch import Games  # noqa: E402
-from tapa_env.encoding import get_encoding  # noqa: E402
+from tapa_env.encoding import encoding_names, get_encoding  # noqa: E402
 from tapa_env.games.fevga.kernels import opponent_trapped  # noqa: E402
 from tapa_env.games.gulbara.rows import unreached_problem  # noqa: E402
 from tapa_env.games.same_way import opponent_points  # noqa: E402
@@ -401,6 +402,38 @@ def fevga_stress(turns: Turns, count: int, seed: int, rng) -> tuple[dict, list, 
     return {"fevga_stress": counts, "fevga_trapped": trapped}, moves, notation
 
 
+def contact_positions(count: int, seed: int) -> list[Position]:
+    """``count`` random Tabla boards that stress the ``contact`` encoding: each side with up to
+    five checkers on its bar, a prime of 2 to 7 points somewhere, some checkers borne off, and
+    the rest scattered as blots and points where the other side holds nothing."""
+    rng = np.random.default_rng(seed)
+    found: list[Position] = []
+    while len(found) < count:
+        counts = {"own": [0] * 24, "opp": [0] * 24}
+        bars = {side: int(rng.choice([0, 0, 0, 1, 1, 2, 3, 4, 5])) for side in counts}
+        offs = {side: int(rng.choice([0, 0, 0, 1, 3])) for side in counts}
+        for side, other in (("own", "opp"), ("opp", "own")):
+            mine, theirs = counts[side], counts[other]
+            left = 15 - bars[side] - offs[side]
+            if rng.random() < 0.7:  # a prime
+                length = int(rng.integers(2, 8))
+                start = int(rng.integers(0, 25 - length))
+                for point in range(start, start + length):
+                    if left >= 2 and not theirs[point]:
+                        mine[point] = 2
+                        left -= 2
+            free = [p for p in range(24) if not theirs[p]]
+            for _ in range(left):
+                mine[int(rng.choice(free))] += 1
+        data = {"game": "tabla", **counts, "own_bar": bars["own"], "opp_bar": bars["opp"],
+                "own_off": offs["own"], "opp_off": offs["opp"]}  # fmt: skip
+        try:
+            found.append(Position.from_dict(data))
+        except ValueError:  # a board that breaks a rule of positions: draw another
+            continue
+    return found
+
+
 def readable(row: np.ndarray, game: str) -> bool:
     """Whether ``Position.from_key`` reads the key of ``row`` back: every afterstate's, but not
     a Gulbara climbing afterstate's seen by the other side (docs/formats.md, "Gulbara")."""
@@ -470,10 +503,13 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
             )  # fmt: skip
 
         picked = sample(after, max(1500, positions * 3), rng)
+        if game == "tabla":  # with boards rich in bars, blots and primes (``contact``)
+            boards = contact_positions(max(200, positions), seed + 600)
+            picked = np.concatenate([picked, np.stack([p.row for p in boards])])
         rows = np.concatenate([picked, flip(picked, game)])
         rows = rows[[readable(row, game) for row in rows]]
         encoded_keys[game] = [Position._trusted(r, game).key for r in rows]
-        for name in ("raw", "expert"):
+        for name in encoding_names(game):
             values = get_encoding(name, game).encode(rows)
             (out / f"games-encoded-{game}-{name}.f32").write_bytes(values.astype("<f4").tobytes())
         broken += bad_positions(randoms[:4] + bots[:4] + examples)

@@ -49,6 +49,7 @@ test("the encodings' sizes, versions and refusals", () => {
       "expert-v1 258",
       "tabla-raw-v1 196",
       "tabla-expert-v1 204",
+      "tabla-contact-v1 222",
       "gulbara-raw-v1 205",
       "gulbara-expert-v1 211",
       "fevga-raw-v1 196",
@@ -56,11 +57,16 @@ test("the encodings' sizes, versions and refusals", () => {
     ],
   );
   for (const game of GAMES) {
-    const start = encode(initialPosition(game), "expert");
-    const raw = encode(initialPosition(game), "raw");
-    assert.equal(start.length, GAME_ENCODINGS[game].expert.size);
-    // Each expert encoding is its raw one with features added.
-    assert.deepEqual(Array.from(raw), Array.from(start.slice(0, raw.length)));
+    // Each encoding is the one before it (raw, expert, Tabla's contact) with features added.
+    const names = Object.keys(GAME_ENCODINGS[game]);
+    const encoded = names.map((name) => encode(initialPosition(game), name));
+    names.forEach((name, k) => {
+      assert.equal(encoded[k].length, GAME_ENCODINGS[game][name].size);
+      if (k) {
+        const before = Array.from(encoded[k - 1]);
+        assert.deepEqual(before, Array.from(encoded[k].slice(0, before.length)));
+      }
+    });
     assert.throws(
       () => encode(initialPosition(game), "tesauro"),
       /unknown encoding "tesauro"; choose one of raw, expert/,

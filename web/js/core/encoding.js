@@ -1,9 +1,10 @@
 /**
  * What the networks' input encodings of every game share (Python's tapa_env/encoding.py):
  * each checker count as units, and many positions encoded into one float32 matrix. Each game
- * (web/js/games/) writes the rest of its features (`game.encodeInto`); every value is computed
- * in doubles and rounded to float32 once, as numpy does, and read from the frame of the
- * position given: for an afterstate, the side that has just moved.
+ * (web/js/games/) writes the rest of its features (`game.encodeInto(position, name, out, at)`,
+ * `name` one of its `encodings`: "raw", "expert", and Tabla's "contact"); every value is
+ * computed in doubles and rounded to float32 once, as numpy does, and read from the frame of
+ * the position given: for an afterstate, the side that has just moved.
  */
 
 import { POINTS } from "./position.js";
@@ -42,12 +43,13 @@ export function encodingOf(game, name) {
   return found;
 }
 
-/** The features of one position of `game` by `encoding` ("raw" or "expert"): a Float32Array
- * equal to Python's `get_encoding(encoding, game).encode`. */
+/** The features of one position of `game` by `encoding` (a name of `game.encodings`: "raw",
+ * "expert", Tabla's "contact"): a Float32Array equal to Python's
+ * `get_encoding(encoding, game).encode`. */
 export function encode(game, position, encoding) {
   const { name, size } = encodingOf(game, encoding);
   const out = new Float32Array(size);
-  game.encodeInto(position, name === "expert", out, 0);
+  game.encodeInto(position, name, out, 0);
   return out;
 }
 
@@ -68,7 +70,7 @@ export function encodeMany(game, positions, encoding, out, gameOf) {
     if (its !== game.name) {
       throw new Error(`encodeMany takes positions of one game: ${game.name}, not ${its}`);
     }
-    game.encodeInto(position, name === "expert", out, i * size);
+    game.encodeInto(position, name, out, i * size);
   });
   return out;
 }

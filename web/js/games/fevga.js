@@ -270,7 +270,7 @@ function longestRun(counts, opponent) {
  * counts over 360, the longest run of points each side holds (in its own order of travel)
  * over 6, checkers home over 15, points each side holds of its starting quarter over 6.
  */
-export function encodeInto(position, expert, out, at) {
+export function encodeInto(position, name, out, at) {
   const [ownTotal, oppTotal] = pointUnits(position, out, at);
   const { own, opp } = position;
   let base = at + POINT_UNITS;
@@ -284,7 +284,7 @@ export function encodeInto(position, expert, out, at) {
   }
   out[base + 2] = ownAhead ? 1 : 0;
   out[base + 3] = oppAhead ? 1 : 0;
-  if (!expert) return;
+  if (name === "raw") return;
   let ownPips = 0;
   let oppPips = 0;
   let ownHome = 0;

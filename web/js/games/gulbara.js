@@ -379,7 +379,7 @@ function longestRun(counts, opponent) {
  * then pip counts over 360, the longest run of points each side holds (in its own order of
  * travel) over 6, checkers home over 15.
  */
-export function encodeInto(position, expert, out, at) {
+export function encodeInto(position, name, out, at) {
   const [ownTotal, oppTotal] = pointUnits(position, out, at);
   let base = at + POINT_UNITS;
   out[base] = (CHECKERS - ownTotal) / CHECKERS;
@@ -390,7 +390,7 @@ export function encodeInto(position, expert, out, at) {
   out[base + 10] = position.own_turns / COUNTED_TURNS;
   out[base + 11] = position.opp_turns / COUNTED_TURNS;
   out[base + 12] = position.next === "own" ? 1 : 0;
-  if (!expert) return;
+  if (name === "raw") return;
   let ownPips = 0;
   let oppPips = 0;
   let ownHome = 0;

@@ -32,6 +32,7 @@ import {
   raceOutcome,
   readRaceKey,
 } from "./race.js";
+import { CONTACT_SIZE, contactInto } from "./tabla_contact.js";
 
 /** Tabla's rule flags at the choices of docs/rules.md (Python's `tapa_env.TablaRules`). */
 export const TABLA_RULES = Object.freeze({
@@ -179,8 +180,10 @@ export function marksOf(afterstate, start) {
  * over 15. `expert` (`tabla-expert-v1`, 204): `raw`, then pip counts over 360 (the bar counts
  * 25), blots an enemy checker can hit with one die over 5, points made in the home over 6 (each
  * side mover first), whether the sides are past each other (a race), and both bars over 2.
+ * `contact` (`tabla-contact-v1`, 222): `expert`, then nine contact features of each side
+ * (web/js/games/tabla_contact.js). `name` is the encoding's.
  */
-export function encodeInto(position, expert, out, at) {
+export function encodeInto(position, name, out, at) {
   const [ownTotal, oppTotal] = pointUnits(position, out, at);
   const { own, opp, own_bar: ownBar, opp_bar: oppBar } = position;
   let base = at + POINT_UNITS;
@@ -188,7 +191,7 @@ export function encodeInto(position, expert, out, at) {
   out[base + 1] = oppBar / 2;
   out[base + 2] = (CHECKERS - ownTotal - ownBar) / CHECKERS;
   out[base + 3] = (CHECKERS - oppTotal - oppBar) / CHECKERS;
-  if (!expert) return;
+  if (name === "raw") return;
   let ownPips = ownBar * BAR_PIPS;
   let oppPips = oppBar * BAR_PIPS;
   let ownBlots = 0;
@@ -235,6 +238,7 @@ export function encodeInto(position, expert, out, at) {
   out[base + 5] = oppMade / 6;
   out[base + 6] = ownRear < oppRear ? 1 : 0;
   out[base + 7] = (ownBar + oppBar) / 2;
+  if (name === "contact") contactInto(position, out, base + 8);
 }
 
 /** What the registry (web/js/games/index.js) and the page read of Tabla, besides its
@@ -254,6 +258,11 @@ export const game = Object.freeze({
   encodings: Object.freeze({
     raw: Object.freeze({ name: "raw", version: "tabla-raw-v1", size: POINT_UNITS + 4 }),
     expert: Object.freeze({ name: "expert", version: "tabla-expert-v1", size: POINT_UNITS + 12 }),
+    contact: Object.freeze({
+      name: "contact",
+      version: "tabla-contact-v1",
+      size: POINT_UNITS + 12 + CONTACT_SIZE,
+    }),
   }),
   // What the page reads (web/js/app.js, board.js, bot.js, ui_*.js, match.js):
   alsoCalled: "(backgammon, no cube)",

@@ -331,7 +331,7 @@ const DIE = 6;
  * over 5; pinned enemy checkers held, over 5; points made in the side's home, over 6; the
  * mother at risk (alone, unpinned, a movable enemy checker within one die).
  */
-export function encodeInto(position, expert, out, at) {
+export function encodeInto(position, name, out, at) {
   const own = position.own;
   const opp = position.opp;
   const pin = pinsOf(position);
@@ -350,7 +350,7 @@ export function encodeInto(position, expert, out, at) {
   out[at + MOTHER + 3] = oppStart / CHECKERS;
   out[at + MOTHER + 4] = oppStart === 1 ? 1 : 0;
   out[at + MOTHER + 5] = oppStart === 1 && pin[0] === 1 ? 1 : 0;
-  if (!expert) return;
+  if (name === "raw") return;
 
   let ownPips = 0;
   let oppPips = 0;
