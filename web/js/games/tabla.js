@@ -290,7 +290,7 @@ export const game = Object.freeze({
     checkpoint: "checkpoints/tabla-td.pt",
     network: "@nobearoff",
     strength: Object.freeze({
-      bots: "pubeval / hitter / safe", "1ply": "67% / 88% / 92%", "2ply": "69% / 89% / 91%",
+      bots: "pubeval / hitter / safe", "1ply": "67% / 89% / 93%", "2ply": "70% / 91% / 93%",
     }),
   }),
 });
