@@ -120,7 +120,7 @@ class TapaAECEnv(AECEnv):
 
     metadata = {
         "render_modes": ["ansi", "human"],
-        "name": "tapa_v0",
+        "name": f"{DEFAULT_GAME}_v0",
         "is_parallelizable": False,
         "render_fps": 4,
     }

@@ -412,14 +412,16 @@ SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints"
 
 
 def test_start_from_another_games_network_names_both_games_and_encodings(tmp_path):
-    """A Tabla checkpoint of the very shape of a Gulbara run: what differs is the game."""
+    """A Tabla checkpoint of the shape of a Gulbara run (one layer of 160 units on the
+    expert inputs): what differs is the game."""
     config = tiny(game="gulbara", eval_opponents=["runner"])
     config.agent.encoding, config.agent.hidden = "expert", 160
-    config.agent.start_from = str(SHIPPED / "tabla-td.pt")
+    first = SHIPPED / "archive" / "tabla-td-expert.pt"
+    config.agent.start_from = str(first)
     with pytest.raises(ConfigError) as refused:
         train(config, tmp_path / "a")
     assert str(refused.value) == (
-        f"agent.start_from={SHIPPED / 'tabla-td.pt'}: its network plays tabla (encoding "
+        f"agent.start_from={first}: its network plays tabla (encoding "
         "tabla-expert-v1), this run gulbara (encoding gulbara-expert-v1); start from a gulbara "
         "checkpoint, or train tabla with game=tabla"
     )
