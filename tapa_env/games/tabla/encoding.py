@@ -47,6 +47,7 @@ import numpy as np
 
 from ...count_units import POINT_UNITS, point_units
 from ...layout import CHECKERS, OPP, OPP_BAR, OWN, OWN_BAR, POINTS
+from ..passing import passing_rolls
 
 TABLA_RAW_SIZE = POINT_UNITS + 4
 TABLA_EXPERT_SIZE = TABLA_RAW_SIZE + 8
@@ -90,42 +91,12 @@ FIRST_LAYER = "points"
 after them, which :func:`row_features` computes row by row."""
 
 
-def _non_double_table() -> np.ndarray:
-    """``[mask]``: the non-double rolls of 36 that move a checker their whole count through
-    open points, where bit ``k - 1`` of ``mask`` says the point ``k`` pips ahead is blocked
-    (the 11 points a non-double reaches)."""
-    table = np.zeros(1 << 11, dtype=np.int64)
-    for mask in range(1 << 11):
-        for d1 in range(1, 7):
-            for d2 in range(d1 + 1, 7):
-                clear = [not mask >> (k - 1) & 1 for k in (d1, d2, d1 + d2)]
-                table[mask] += 2 if clear[2] and (clear[0] or clear[1]) else 0
-    return table
-
-
-_NON_DOUBLES = _non_double_table()
-_DOUBLES = np.array(
-    [sum(1 << (k * die - 1) for k in range(1, 5)) for die in range(1, 7)], dtype=np.int64
-)
-"""``[die - 1]``: the bits of the points a double's four moves stop on, in the same masks."""
 _BOARD = ((1 << (POINTS + 1)) - 1) & ~1
 """The bits of points 1 to 24."""
 _DE_BRUIJN = 0x077CB531
 _BIT_INDEX = np.zeros(32, dtype=np.int64)
 _BIT_INDEX[[((_DE_BRUIJN << bit) & 0xFFFFFFFF) >> 27 for bit in range(32)]] = np.arange(32)
 """``[((1 << k) * _DE_BRUIJN & 0xFFFFFFFF) >> 27]``: ``k``, for a single bit below bit 32."""
-
-
-@nb.njit(cache=True, nogil=True)
-def _passing_rolls(ahead):
-    """Of the 36 rolls, those that move a checker the whole roll (both dice, or a double's
-    four moves) through open points, where bit ``k - 1`` of ``ahead`` says the point ``k`` pips
-    ahead is blocked (off the board is open)."""
-    total = _NON_DOUBLES[ahead & 0x7FF]
-    for d in range(6):
-        if ahead & _DOUBLES[d] == 0:
-            total += 1
-    return total
 
 
 @nb.njit(cache=True, nogil=True)
@@ -184,10 +155,10 @@ def _side_features(
     if bar:
         rear = POINTS + 1
     # The point k pips in front of the rear checker is the other side's point 25 - rear + k.
-    escapes = _ROLLS if rear == 0 else _passing_rolls(other_own_made >> (POINTS + 2 - rear))
+    escapes = _ROLLS if rear == 0 else passing_rolls(other_own_made >> (POINTS + 2 - rear))
     least = _ROLLS
     for y in range(_CONTAIN_FROM + 1):  # an enemy checker on y moving up: y + k is bit k - 1
-        least = min(least, _passing_rolls(made >> (y + 1)))
+        least = min(least, passing_rolls(made >> (y + 1)))
     shots = 0
     loss = 0
     if blots and (other or waiting):

@@ -64,6 +64,7 @@ import numpy as np
 
 from ...count_units import COUNT_UNITS, UNITS
 from ...layout import CHECKERS, OPP, OWN, PIN, POINTS
+from ..passing import passing_rolls
 
 __all__ = [
     "CONTACT_COLUMNS",
@@ -257,38 +258,6 @@ def features_of_masks(masks, features):
     features[9] = 1.0 if opp_mother_alone and behind_opp_start else 0.0
 
 
-def _non_double_table() -> np.ndarray:
-    """``[mask]``: the non-double rolls of 36 that move a checker their whole count through
-    open points, where bit ``k - 1`` of ``mask`` says the point ``k`` pips ahead is held by
-    the other side (the 11 points a non-double reaches)."""
-    table = np.zeros(1 << 11, dtype=np.int64)
-    for mask in range(1 << 11):
-        for d1 in range(1, 7):
-            for d2 in range(d1 + 1, 7):
-                clear = [not mask >> (k - 1) & 1 for k in (d1, d2, d1 + d2)]
-                table[mask] += 2 if clear[2] and (clear[0] or clear[1]) else 0
-    return table
-
-
-_NON_DOUBLES = _non_double_table()
-_DOUBLES = np.array(
-    [sum(1 << (k * die - 1) for k in range(1, 5)) for die in range(1, 7)], dtype=np.int64
-)
-"""``[die - 1]``: the bits of the points a double's four moves stop on, in the same masks."""
-
-
-@nb.njit(cache=True, nogil=True, inline="always")
-def _passing_rolls(ahead):
-    """Of the 36 rolls, those that move a checker the whole roll (both dice, or a double's
-    four moves) through open points, where bit ``k - 1`` of ``ahead`` says the point ``k`` pips
-    ahead is held by the other side (off the board is open)."""
-    total = _NON_DOUBLES[ahead & 0x7FF]
-    for d in range(_DIE):
-        if ahead & _DOUBLES[d] == 0:
-            total += 1
-    return total
-
-
 @nb.njit(cache=True, nogil=True, inline="always")
 def _reversed(mask):
     """A mask of the 24 points in the other side's numbering: bit ``p`` to bit ``23 - p``."""
@@ -330,10 +299,10 @@ def _side_contact(mine, made, lone, pinned, theirs, their_made, their_pinned, ti
         # The point k pips in front of the rear checker (bit ``rear``) is the other side's
         # point 24 - rear + k: bit k - 1 of its holds, in its numbering, shifted.
         rear = _top(movable)
-        escapes = _passing_rolls(_reversed(their_holds) >> (POINTS - rear))
+        escapes = passing_rolls(_reversed(their_holds) >> (POINTS - rear))
     least = _ROLLS
     for y in range(1, _CONTAIN_TO + 1):  # a checker on point y moving up: y + k is bit k - 1
-        least = min(least, _passing_rolls(holds >> y))
+        least = min(least, passing_rolls(holds >> y))
     shots = 0
     loss = 0
     if targets and their_movable:
