@@ -5,7 +5,7 @@ same two action modes as the Gymnasium env (:mod:`tapa_env.envs`), for every reg
 
     from tapa_env.pettingzoo import env
 
-    table = env(game="tabla", action_mode="move")
+    table = env(action_mode="move")  # game=: any of tapa_env.games.GAMES or a preset
     table.reset(seed=7)
     for agent in table.agent_iter():
         observation, reward, terminated, truncated, info = table.last()
@@ -104,8 +104,7 @@ class TapaAECEnv(AECEnv):
     """One game between ``player_0`` and ``player_1``, a decision at a time.
 
     Args:
-        game: a registered game or a preset's name (``"tapa"``, ``"tabla"``, ``"gulbara"``,
-            ``"fevga"``, ``"portes"``, ``"plakoto"``).
+        game: a registered game's name (:data:`tapa_env.games.GAMES`) or a preset's.
         action_mode: ``"afterstate"`` (a whole play a step) or ``"move"`` (a checker move).
         encoding: the position encoding (``"raw"``, ``"expert"``, or the game's others).
         max_turns: turns (of both sides) after which a game is truncated.
