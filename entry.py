@@ -104,6 +104,11 @@ class EntryScript:
             if stop.code == 1 and not self.job_started:
                 sys.exit(EXIT_USAGE)
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C before the job's own handling took over (while numba compiles the engine
+            # on a first run, say): one line and the status of a SIGINT, not a traceback.
+            print(f"\n{self.name}: stopped by Ctrl-C", file=sys.stderr)
+            sys.exit(130)
         except (HydraException, OSError) as error:
             task = getattr(main, "__wrapped__", main)  # the function @hydra.main decorated
             if asked or raised_in(error.__traceback__, task):

@@ -280,3 +280,17 @@ def test_export_help_and_a_refused_setting_load_no_torch(arguments):
     done = python("-c", script)
     status = 0 if arguments == ["--help"] else 2
     assert done.stdout.splitlines()[-1] == f"{status} False", done.stderr
+
+
+def test_ctrl_c_before_the_job_handles_it_ends_in_one_line_with_status_130(capsys):
+    """A Ctrl-C that reaches the entry point (on a first run, while numba compiles the
+    engine, before a script's own handling of it) ends the script in one line."""
+    from entry import EntryScript
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(SystemExit) as stop:
+        EntryScript("train.py").run(interrupted)
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == "train.py: stopped by Ctrl-C"
