@@ -46,6 +46,9 @@ class Encoding:
     size: int
     description: str
     game: str = DEFAULT_GAME
+    extends: str | None = None
+    """The encoding of the same game whose features this one's begin with, or ``None``: a
+    network trained on that one can start a network on this one (``agent.start_from``)."""
 
     def encode(
         self, rows: np.ndarray, out: np.ndarray | None = None, *, check: bool = True
@@ -71,10 +74,11 @@ class Encoding:
 
 def _encodings_of(game: str) -> dict[str, Encoding]:
     """The encodings the game ``game`` defines, by name."""
-    table = registered(game).encoding.ENCODINGS
+    module = registered(game).encoding
+    extends = getattr(module, "EXTENDS", {})
     return {
-        name: Encoding(name, version, size, description, game)
-        for name, (version, size, description) in table.items()
+        name: Encoding(name, version, size, description, game, extends.get(name))
+        for name, (version, size, description) in module.ENCODINGS.items()
     }
 
 

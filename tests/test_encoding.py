@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tapa_env import Position, flip, generate_afterstates, outcomes
-from tapa_env.encoding import ENCODINGS, get_encoding
+from tapa_env.encoding import ENCODINGS, GAME_ENCODINGS, get_encoding
 from tapa_env.games.tapa.encoding import (
     POINT_MASKS,
     features_of_masks,
@@ -22,6 +22,7 @@ from tapa_env.games.tapa.encoding import (
 )
 from tapa_env.layout import OWN as OWN_COLUMN
 from tapa_env.layout import PIN as PIN_COLUMN
+from tapa_env.rules import default_rules
 from tapa_env.selfplay import random_self_play
 
 try:
@@ -408,3 +409,14 @@ def test_a_positions_point_masks_changed_by_each_play_are_its_afterstates_masks(
         features_of_masks(masks, features)
         np.testing.assert_array_equal(features, get_encoding("expert").encode(row)[0, EXPERT:])
     assert changed_pins > 100  # plays that pin or free a checker were among them
+
+
+@pytest.mark.parametrize(
+    "encoding", [e for e in GAME_ENCODINGS.values() if e.extends], ids=lambda e: e.version
+)
+def test_an_encoding_that_extends_another_begins_with_its_features(encoding):
+    other = get_encoding(encoding.extends, encoding.game)
+    rows = random_self_play(20, seed=4, rules=default_rules(encoding.game)).positions
+    longer, shorter = encoding.encode(rows), other.encode(rows)
+    assert encoding.size > other.size
+    np.testing.assert_array_equal(longer[:, : other.size], shorter)

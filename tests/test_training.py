@@ -503,6 +503,43 @@ def test_a_wider_network_starts_computing_what_the_narrower_one_computed(tmp_pat
     assert wide.layers[1].weight[:, 80:].abs().sum() == 0
 
 
+def test_a_network_on_a_longer_encoding_starts_computing_what_the_shorter_one_computed(
+    tmp_path, monkeypatch
+):
+    config = tiny()
+    config.agent.encoding = "expert"
+    first = train(config, tmp_path / "a")
+    started = starting_network(monkeypatch)
+    config = tiny(seed=5)
+    config.agent.encoding = "contact"
+    config.agent.start_from = str(first.checkpoint)
+    result = train(config, tmp_path / "b")
+    grafted = started[0]
+    short = TDNetwork(NetworkShape("expert", (80,), grafted.shape.activation))
+    short.load_state_dict(weights(first.checkpoint))
+    rows = random_self_play(4, seed=2).positions
+    expert = torch.from_numpy(get_encoding("expert").encode(rows))
+    contact = torch.from_numpy(get_encoding("contact").encode(rows))
+    with torch.no_grad():
+        np.testing.assert_allclose(
+            grafted.probabilities(contact).numpy(), short.probabilities(expert).numpy(), atol=1e-6
+        )
+    width = expert.shape[1]
+    assert grafted.layers[0].weight[:, width:].abs().sum() == 0
+    assert weights(result.checkpoint)["layers.0.weight"][:, width:].abs().sum() > 0  # learnt
+
+
+def test_a_network_on_an_encoding_that_does_not_extend_its_own_is_refused(tmp_path):
+    config = tiny(total_games=40)
+    config.agent.encoding = "contact"
+    first = train(config, tmp_path / "a")
+    config = tiny(total_games=40)
+    config.agent.encoding = "raw"
+    config.agent.start_from = str(first.checkpoint)
+    with pytest.raises(ConfigError, match="the encoding one that extends its own"):
+        train(config, tmp_path / "b")
+
+
 def test_bearoff_training_plays_races_by_the_database(tmp_path, monkeypatch):
     import agents.td.training as training
 

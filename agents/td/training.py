@@ -121,6 +121,29 @@ def widened(theirs: dict, ours: dict) -> dict:
     return weights
 
 
+def can_extend(theirs: NetworkShape, ours: NetworkShape) -> bool:
+    """Whether a network of shape ``theirs`` can start one of shape ``ours`` by
+    :func:`extended`: ours reads an encoding whose features begin with theirs'
+    (:attr:`tapa_env.encoding.Encoding.extends`), with the same hidden layers and activation."""
+    return (
+        get_encoding(ours.encoding, ours.game).extends == theirs.encoding
+        and theirs.hidden == ours.hidden
+        and theirs.activation == ours.activation
+    )
+
+
+def extended(theirs: dict, ours: dict) -> dict:
+    """Starting weights for a network on a longer encoding that compute exactly what
+    ``theirs`` computes: its weights, with zero weights from the inputs it did not read,
+    which training then moves."""
+    weights = {key: value.clone() for key, value in theirs.items()}
+    first = ours["layers.0.weight"].clone()
+    first.zero_()
+    first[:, : theirs["layers.0.weight"].shape[1]] = theirs["layers.0.weight"]
+    weights["layers.0.weight"] = first
+    return weights
+
+
 def final_targets(
     points: np.ndarray, terminated: np.ndarray, last_values: np.ndarray
 ) -> np.ndarray:
@@ -329,10 +352,13 @@ class SelfPlayRun(Run):
             return content["weights"]
         if can_widen(theirs, ours):
             return widened(content["weights"], self.network.state_dict())
+        if can_extend(theirs, ours):
+            return extended(content["weights"], self.network.state_dict())
         raise ConfigError(
             f"agent.start_from={path}: its network is {_described(theirs)}, this run's "
             f"{_described(ours)}; set agent.encoding, agent.hidden and agent.activation "
-            "to match it (a single hidden layer may be wider)"
+            "to match it (a single hidden layer may be wider, or the encoding one that "
+            "extends its own)"
         )
 
     def previous_player(self) -> TDPlayer | None:

@@ -114,6 +114,8 @@ class Game:
         ``read_key_tail(tail, key) -> dict`` (the keys besides ``own``, ``opp``, the off counts).
     ``encoding``
         ``ENCODINGS``: ``{name: (version, size, description)}``; ``encode(rows, out, name)``;
+        ``EXTENDS`` (optional): ``{name: other}`` where encoding ``name``'s features begin
+        with all of ``other``'s, in order;
         ``FIRST_LAYER``: how a TD network's evaluator folds its first layer over them,
         ``"pins"`` or ``"points"`` (then ``row_features``, the features after the point units
         of one row; :mod:`tapa_env.games.folding`).

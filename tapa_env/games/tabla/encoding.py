@@ -85,6 +85,8 @@ ENCODINGS = {
     ),
 }
 """Each encoding's ``(version, size, description)``, by name."""
+EXTENDS = {"contact": "expert"}
+"""The encodings whose features begin with another's (``contact`` with ``expert``'s)."""
 FIRST_LAYER = "points"
 """How a TD network's evaluator folds its first layer over these encodings
 (:mod:`tapa_env.games.folding`): per-point tables of the point units, then the features

@@ -412,6 +412,8 @@ ENCODINGS = {
     ),
 }
 """Each encoding's ``(version, size, description)``, by name."""
+EXTENDS = {"contact": "expert"}
+"""The encodings whose features begin with another's (``contact`` with ``expert``'s)."""
 _ENCODERS = {"raw": _encode_raw, "expert": _encode_expert, "contact": _encode_contact}
 
 
