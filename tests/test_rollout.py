@@ -45,6 +45,7 @@ from agents.bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
 from agents.bots.players import choose_one
 from agents.td.search import two_ply_equities
 from tapa_env import Position, legal_afterstates, outcome
+from tapa_env.rules import DEFAULT_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = ROOT / "checkpoints" / "tapa-td.npz"
@@ -120,6 +121,24 @@ def test_a_decided_race_rolls_out_to_its_result_with_no_error(bot):
     result = roll_out(bot, lost.row[None, :], trials=72, seed=3)
     assert result.equity.tolist() == [-1.0] and result.stderr.tolist() == [0.0]
     assert result.outcomes[0, OUTCOMES.index("lose")] == 1.0
+
+
+# A Tabla afterstate (its mover's frame) that a rollout once played under Tapa's rules,
+# pinning where Tabla hits, and so valued as a double win: the mover has a checker on the bar
+# against the opponent's closed board and is all but lost, most often doubly.
+SHUT_OUT = [0] * 5 + [6, 0, 3] + [0] * 4 + [5] + [0] * 11 + [1, 0, 0, 1] + [0] * 6 + [1]
+SHUT_OUT += [0] * 7 + [2] * 6 + [1] + [0] * (72 - 49)
+
+
+def test_a_bot_rolls_out_under_its_own_games_rules():
+    tabla = load_player(str(ROOT / "checkpoints" / "tabla-td.npz"))
+    row = np.array([SHUT_OUT], dtype=np.int8)
+    own = roll_out(tabla, row, trials=36, seed=2, truncate=4)
+    assert own.equity[0] < -1.0
+    stated = roll_out(tabla, row, trials=36, seed=2, truncate=4, rules=tabla.rules)
+    np.testing.assert_array_equal(own.points, stated.points)
+    with pytest.raises(ValueError, match="plays tabla, not tapa"):
+        roll_out(tabla, row, trials=36, rules=DEFAULT_RULES)
 
 
 def test_truncation_at_zero_turns_is_the_one_ply_judgement(bot):
