@@ -248,3 +248,18 @@ def test_a_clean_sweep_still_has_a_finite_rating():
     pairings = [{"players": ["a", "b"], "wins": 100, "losses": 0, "draws": 0}]
     ratings = fit_ratings(["a", "b"], pairings)
     assert math.isfinite(ratings["a"]["rating"]) and ratings["a"]["rating"] > 1500
+
+
+def test_players_of_a_game_play_it_without_being_told():
+    tabla = load_player("checkpoints/tabla-td.npz")
+    own = play_games((tabla, RandomPlayer()), 8, seed=3)
+    told = play_games((tabla, RandomPlayer()), 8, seed=3, rules=tabla.rules)
+    np.testing.assert_array_equal(own.points, told.points)
+
+
+def test_players_of_different_games_are_refused():
+    tabla, tapa = load_player("checkpoints/tabla-td.npz"), load_player("checkpoints/tapa-td.npz")
+    with pytest.raises(ValueError, match="plays tapa, not tabla"):
+        play_games((tabla, tapa), 2)
+    with pytest.raises(ValueError, match="plays tabla, not tapa"):
+        play_games((tabla, RandomPlayer()), 2, rules=tapa.rules)

@@ -58,7 +58,7 @@ from tapa_env.rules import DEFAULT_RULES, Rules
 
 from ..bearoff.database import evaluator_of, race_probabilities_after
 from ..bots.equity import OUTCOME_POINTS, OUTCOMES, SWAP, one_hot_outcomes
-from ..bots.players import Player
+from ..bots.players import Player, rules_of_players
 from ..evaluation.arena import roll
 from ..evaluation.workers import play_in_workers, start_context
 
@@ -295,7 +295,8 @@ def roll_out(
         seed: the dice seed.
         truncate: value games still going after this many turns by the evaluator
             (``None``: play them to the end).
-        rules: the rules of the games; ``None``: the player's own (:func:`rules_of_player`).
+        rules: the rules of the games; ``None``: the player's own
+            (:func:`agents.bots.players.rules_of_players`).
         workers: worker processes (``0``: one per core); the results do not depend on it.
         progress: called with the number of games finished, as they finish.
 
@@ -303,7 +304,7 @@ def roll_out(
         ValueError: ``rules`` of another game than the player's.
         agents.evaluation.workers.WorkerDied: a worker process died again and again.
     """
-    rules = rules_of_player(player, rules)
+    rules = rules_of_players((player,), rules)
     afterstates = np.ascontiguousarray(afterstates, dtype=np.int8).reshape(-1, ROW_WIDTH)
     if trials < 1:
         raise ValueError(f"trials must be at least 1, got {trials}")
@@ -329,21 +330,6 @@ def roll_out(
             finished=finished,
         )
     return summarise(np.concatenate(parts, axis=1), truncate, seed)
-
-
-def rules_of_player(player: Player, rules: Rules | None = None) -> Rules:
-    """The rules a rollout by ``player`` plays: ``rules`` when given, else the player's own
-    (a bot plays its game's), else Tapa's. A ``ValueError`` refuses ``rules`` of another game
-    than the player's: its plays would be chosen for one game and played under another's."""
-    own = getattr(player, "rules", None)
-    if rules is None:
-        return own if own is not None else DEFAULT_RULES
-    if own is not None and own.game != rules.game:
-        raise ValueError(
-            f"{player.name} plays {own.game}, not {rules.game}: roll {rules.game} plays out "
-            f"with a player made for {rules.game}"
-        )
-    return rules
 
 
 def summarise(per_trial: np.ndarray, truncate: int | None, seed: int) -> Rollout:

@@ -11,7 +11,7 @@ import numpy as np
 from tapa_env import Position, legal_afterstates
 from tapa_env.games import DEFAULT_GAME
 from tapa_env.position import PositionError
-from tapa_env.rules import GAMES, AnyRules, rules_for
+from tapa_env.rules import DEFAULT_RULES, GAMES, AnyRules, rules_for
 
 Values = tuple[np.ndarray, str, str]
 """What :meth:`Player.values` returns: ``(values, what, fmt)``."""
@@ -175,6 +175,31 @@ def turn_rules(player: Player, position: Position, rules: AnyRules | None = None
     if rules is None and game == position.game:
         return own
     return rules_for(position.game, rules)
+
+
+def rules_of_players(players: tuple[Player, ...], rules: AnyRules | None = None) -> AnyRules:
+    """The rules that ``players`` play a game (or a rollout) under: ``rules`` when given, else
+    the first player's own that has them (a bot plays its game's), else Tapa's.
+
+    Raises ``ValueError`` in one line when players have rules of different games, or of
+    another game than ``rules``: each would choose its plays for a game they are not played
+    under.
+    """
+    owned = [
+        (player.name, own)
+        for player in players
+        if getattr(own := getattr(player, "rules", None), "game", None) in GAMES
+    ]
+    for name, own in owned:
+        wanted = rules if rules is not None else owned[0][1]
+        if own.game != wanted.game:
+            raise ValueError(
+                f"{name} plays {own.game}, not {wanted.game}: play {wanted.game} with players "
+                f"made for {wanted.game}"
+            )
+    if rules is not None:
+        return rules
+    return owned[0][1] if owned else DEFAULT_RULES
 
 
 def choose_one(

@@ -30,9 +30,9 @@ import numpy as np
 
 from tapa_env.batch import Games
 from tapa_env.layout import flip
-from tapa_env.rules import DEFAULT_RULES, Rules
+from tapa_env.rules import Rules
 
-from ..bots.players import Player
+from ..bots.players import Player, rules_of_players
 from ..records.endings import UNFINISHED, result_kinds
 from .luck import adjusted_points, turn_luck
 
@@ -121,7 +121,7 @@ def play_games(
     match_points: int | None = None,
     max_turns: int = 1000,
     batch: int = 1024,
-    rules: Rules = DEFAULT_RULES,
+    rules: Rules | None = None,
     first_stream: int = 0,
     progress: Callable[[int], None] | None = None,
     record: Callable[..., None] | None = None,
@@ -138,7 +138,9 @@ def play_games(
         match_points: play matches to this many points (R11) instead of single games.
         max_turns: a game this long stops unfinished (0 points).
         batch: games stepped together.
-        rules: the rule choices.
+        rules: the rule choices; ``None``: the players' own
+            (:func:`agents.bots.players.rules_of_players`, which refuses players of
+            different games).
         first_stream: the first dice stream; workers that split one comparison give each
             chunk its own range so that the split does not change the dice.
         progress: called with the number of games finished at each step.
@@ -149,6 +151,7 @@ def play_games(
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    rules = rules_of_players(players, rules)
     if duplicate and games % 2:
         raise ValueError(f"duplicate dice play games in pairs: games must be even, got {games}")
     if match_points is not None and match_points < 1:
