@@ -1,4 +1,5 @@
-"""Test vectors from the Python engine for Tabla's, Gulbara's and Fevga's rules in JavaScript.
+"""Test vectors from the Python engine for Tabla's, Gulbara's and Fevga's rules in JavaScript,
+and for Tapa's ``contact`` encoding.
 
     python tests/scripts/export_web_game_vectors.py OUT_DIR [--positions N] [--seed S]
     TAPA_WEB_VECTORS=OUT_DIR node --test web/test/
@@ -31,6 +32,10 @@ Files written into ``OUT_DIR``:
     ``raw``, ``expert`` and Tabla's ``contact``), float32: afterstates and their flips, less
     the flips of Gulbara's climbing afterstates, whose keys are not read back; Tabla's also
     random boards rich in bars, blots and primes (``contact_positions``) and their flips.
+    Under ``tapa``, ``games-encoded-tapa-contact.f32``: Tapa's ``contact`` alone (its ``raw``
+    and ``expert`` are ``export_web_vectors.py``'s), of afterstates of random and heuristic
+    games and random boards rich in pins, primes, back checkers and pinned mothers
+    (``tapa_contact_positions``), and their flips.
 ``games-checker-moves.jsonl``
     turns played one checker move at a time (``CheckerMoves``), as Tapa's.
 ``games-bad-positions.json``
@@ -76,6 +81,7 @@ from tapa_env import (  # noqa: E402
     FevgaRules,
     GulbaraRules,
     Position,
+    Rules,
     TablaRules,
     generate_afterstates,
     legal_plays,
@@ -108,6 +114,8 @@ HEURISTIC_PAIRS = {"tabla": [("pubeval", "hitter"), ("safe", "pubeval")],
                    "fevga": []}  # fmt: skip
 """Each game's pairs of built-in bots whose games give its heuristic positions (Fevga has no
 heuristic bot yet: its positions are random self-play's and the stress boards)."""
+TAPA_HEURISTIC_PAIRS = [("offensive", "defensive"), ("adaptive", "offensive")]
+"""The pairs of Tapa's built-in bots whose games give afterstates for its ``contact``."""
 FEVGA_FLAGS = [name for name in FevgaRules.__dataclass_fields__ if name != "game"]
 FEVGA_STRESS_RULES = (
     [FevgaRules()]
@@ -434,6 +442,81 @@ def contact_positions(count: int, seed: int) -> list[Position]:
     return found
 
 
+def tapa_contact_positions(count: int, seed: int) -> list[Position]:
+    """``count`` random Tapa boards that stress the ``contact`` encoding: each side with up to
+    three checkers pinned under one to three of the other side's (its mother, its last checker
+    on its starting point, among them a quarter of the time), back checkers on or near its
+    starting point, a prime of 2 to 7 points somewhere, some checkers borne off, and the rest
+    scattered as lone checkers and points where the other side has none."""
+    rng = np.random.default_rng(seed)
+    start = {"own": 23, "opp": 0}  # each side's starting point, in the mover's numbering
+    found: list[Position] = []
+    while len(found) < count:
+        counts = {"own": [0] * 24, "opp": [0] * 24}
+        pinned: dict[str, list[int]] = {"own": [], "opp": []}
+        left = {side: 15 - int(rng.choice([0, 0, 0, 1, 3])) for side in counts}
+        for side, other in (("own", "opp"), ("opp", "own")):  # the side's checkers pinned
+            mine, theirs = counts[side], counts[other]
+            pins = int(rng.choice([0, 0, 1, 1, 2, 3]))
+            if pins and rng.random() < 0.25 and not mine[start[side]] + theirs[start[side]]:
+                points = [start[side]]  # its mother
+            else:
+                points = []
+            free = [p for p in range(24) if not mine[p] + theirs[p] and p not in points]
+            points += [int(p) for p in rng.choice(free, size=pins - len(points), replace=False)]
+            for point in points:
+                pinners = min(int(rng.choice([1, 1, 2, 3])), left[other])
+                if not pinners or not left[side]:
+                    continue
+                mine[point], theirs[point] = 1, pinners
+                left[side] -= 1
+                left[other] -= pinners
+                pinned[side].append(point + 1)
+        for side, other in (("own", "opp"), ("opp", "own")):
+            mine, theirs = counts[side], counts[other]
+            home = start[side]
+            near = [p for p in range(24) if abs(p - home) <= 5 and not theirs[p]]
+            back = min(int(rng.choice([0, 0, 1, 2, 3])), left[side]) if near else 0
+            for _ in range(back):  # back checkers
+                mine[int(rng.choice(near))] += 1
+                left[side] -= 1
+            if rng.random() < 0.7:  # a prime
+                length = int(rng.integers(2, 8))
+                first = int(rng.integers(0, 25 - length))
+                for point in range(first, first + length):
+                    if left[side] >= 2 and not theirs[point]:
+                        mine[point] += 2
+                        left[side] -= 2
+            free = [p for p in range(24) if not theirs[p]]
+            for _ in range(left[side]):
+                mine[int(rng.choice(free))] += 1
+        ons = {side: sum(counts[side]) for side in counts}
+        data = {**counts, "own_pinned": sorted(pinned["own"]), "opp_pinned": sorted(pinned["opp"]),
+                "own_off": 15 - ons["own"], "opp_off": 15 - ons["opp"]}  # fmt: skip
+        try:
+            found.append(Position.from_dict(data))
+        except ValueError:  # a board that breaks a rule of positions: draw another
+            continue
+    return found
+
+
+def tapa_contact_rows(count: int, seed: int) -> np.ndarray:
+    """Tapa's rows whose ``contact`` encoding is exported: ``count`` afterstates of random and
+    heuristic games (a random roll from each of as many positions), ``count // 2`` boards of
+    :func:`tapa_contact_positions`, and all their flips."""
+    rng = np.random.default_rng(seed)
+    rules = Rules()
+    played = [random_self_play(max(8, count // 60), seed=seed, rules=rules).positions]
+    played += [heuristic_games(pair, max(4, count // 200), seed + k, rules)
+               for k, pair in enumerate(TAPA_HEURISTIC_PAIRS, start=1)]  # fmt: skip
+    starts = sample(np.concatenate(played), count, rng)
+    dice = np.array([ROLLS[i] for i in rng.integers(len(ROLLS), size=len(starts))])
+    after, _ = generate_afterstates(starts, dice, rules=rules)
+    boards = tapa_contact_positions(max(200, count // 2), seed + 50)
+    picked = np.concatenate([sample(after, count, rng), np.stack([p.row for p in boards])])
+    return np.concatenate([picked, flip(picked)])
+
+
 def readable(row: np.ndarray, game: str) -> bool:
     """Whether ``Position.from_key`` reads the key of ``row`` back: every afterstate's, but not
     a Gulbara climbing afterstate's seen by the other side (docs/formats.md, "Gulbara")."""
@@ -513,6 +596,12 @@ def export(out: Path, positions: int = 400, seed: int = 0, notation: int = 8) ->
             values = get_encoding(name, game).encode(rows)
             (out / f"games-encoded-{game}-{name}.f32").write_bytes(values.astype("<f4").tobytes())
         broken += bad_positions(randoms[:4] + bots[:4] + examples)
+
+    # Tapa's ``contact``, with the other games' encodings (its raw and expert: Tapa's script).
+    rows = tapa_contact_rows(max(1500, positions * 3), seed + 700)
+    encoded_keys["tapa"] = [Position._trusted(r).key for r in rows]
+    values = get_encoding("contact", "tapa").encode(rows)
+    (out / "games-encoded-tapa-contact.f32").write_bytes(values.astype("<f4").tobytes())
 
     # A double under the wall rule whose plays need every order of its moves (G7).
     wall = Position.from_key(

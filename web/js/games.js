@@ -157,7 +157,8 @@ export function turnDice(position, roll) {
   return roll;
 }
 
-/** The encoding `encoding` ("raw", "expert", Tabla's "contact") of `game`: `{name, version, size}`. */
+/** The encoding `encoding` ("raw", "expert", Tapa's and Tabla's "contact") of `game`:
+ * `{name, version, size}`. */
 export function encodingOf(encoding_, game = DEFAULT_GAME) {
   return encoding.encodingOf(gameNamed(game), encoding_);
 }

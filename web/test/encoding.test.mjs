@@ -1,5 +1,7 @@
 // The encodings of every game of the registry against Python's get_encoding(name, game), bit
-// for bit, on the exported positions (afterstates of games and their flips).
+// for bit, on the exported positions (afterstates of games and their flips; for the contact
+// encodings also random boards rich in contact: Tabla's bars, blots and primes, Tapa's pins,
+// primes, back checkers and pinned mothers).
 
 import assert from "node:assert/strict";
 import test from "node:test";
@@ -11,14 +13,25 @@ import {
   initialPosition,
   positionFromKey,
 } from "../js/games.js";
-import { GAMES, Mismatches, encodedFile, gameJson, readBytes } from "./vectors.mjs";
+import { GAMES, Mismatches, encodedFile, gameJson, readBytes, readJson } from "./vectors.mjs";
+
+/** The exported keys and the file of `game`'s features by the encoding `name`: each game's
+ * own; Tapa's `contact` is exported with the other games' (tests/scripts/
+ * export_web_game_vectors.py, `games-encoded.json` under `tapa`), its `raw` and `expert` by
+ * Tapa's script (tests/scripts/export_web_vectors.py). */
+function encodedVectors(game, name) {
+  if (game === "tapa" && name === "contact") {
+    return { keys: readJson("games-encoded.json").tapa, file: "games-encoded-tapa-contact.f32" };
+  }
+  return { keys: gameJson(game, "encoded.json"), file: encodedFile(game, name) };
+}
 
 for (const game of GAMES) {
   for (const name of Object.keys(GAME_ENCODINGS[game])) {
     test(`the ${game} ${name} encoding of every exported position is Python's, bit for bit`, () => {
-      const keys = gameJson(game, "encoded.json");
+      const { keys, file } = encodedVectors(game, name);
       const { size } = GAME_ENCODINGS[game][name];
-      const bytes = readBytes(encodedFile(game, name));
+      const bytes = readBytes(file);
       const expected = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
       assert.equal(expected.length, keys.length * size);
       assert.ok(keys.length >= 1000, `only ${keys.length} encoded positions`);
@@ -47,6 +60,7 @@ test("the encodings' sizes, versions and refusals", () => {
     [
       "raw-v1 248",
       "expert-v1 258",
+      "tapa-contact-v1 276",
       "tabla-raw-v1 196",
       "tabla-expert-v1 204",
       "tabla-contact-v1 222",
@@ -57,7 +71,7 @@ test("the encodings' sizes, versions and refusals", () => {
     ],
   );
   for (const game of GAMES) {
-    // Each encoding is the one before it (raw, expert, Tabla's contact) with features added.
+    // Each encoding is the one before it (raw, expert, contact) with features added.
     const names = Object.keys(GAME_ENCODINGS[game]);
     const encoded = names.map((name) => encode(initialPosition(game), name));
     names.forEach((name, k) => {

@@ -35,14 +35,16 @@ export function vectorDir(summary = "summary.json") {
   return dir;
 }
 
-/** The path of a vector file; Tabla's and Gulbara's (`games-*`) are written by their own
- * script, which an Error names when they are missing, and so are the match's (`match-*`). */
+/** The path of a vector file; Tabla's, Gulbara's and Tapa's contact ones (`games-*`) are
+ * written by their own script, which an Error names when they are missing, and so are the
+ * match's (`match-*`). */
 function vectorFile(name) {
   if (name.startsWith("match-")) return join(vectorDir("match-summary.json"), name);
   const path = join(vectorDir(), name);
   if (name.startsWith("games-") && !existsSync(path)) {
     throw new Error(
-      `${VARIABLE} holds no ${name}: write Tabla's and Gulbara's vectors with ` +
+      `${VARIABLE} holds no ${name}: write the vectors of Tabla, Gulbara and Tapa's ` +
+        "contact encoding with " +
         "`python tests/scripts/export_web_game_vectors.py DIR` into the same directory",
     );
   }

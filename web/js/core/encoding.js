@@ -2,9 +2,9 @@
  * What the networks' input encodings of every game share (Python's tapa_env/encoding.py):
  * each checker count as units, and many positions encoded into one float32 matrix. Each game
  * (web/js/games/) writes the rest of its features (`game.encodeInto(position, name, out, at)`,
- * `name` one of its `encodings`: "raw", "expert", and Tabla's "contact"); every value is
- * computed in doubles and rounded to float32 once, as numpy does, and read from the frame of
- * the position given: for an afterstate, the side that has just moved.
+ * `name` one of its `encodings`: "raw", "expert", and Tapa's and Tabla's "contact"); every
+ * value is computed in doubles and rounded to float32 once, as numpy does, and read from the
+ * frame of the position given: for an afterstate, the side that has just moved.
  */
 
 import { POINTS } from "./position.js";
@@ -44,7 +44,7 @@ export function encodingOf(game, name) {
 }
 
 /** The features of one position of `game` by `encoding` (a name of `game.encodings`: "raw",
- * "expert", Tabla's "contact"): a Float32Array equal to Python's
+ * "expert", Tapa's and Tabla's "contact"): a Float32Array equal to Python's
  * `get_encoding(encoding, game).encode`. */
 export function encode(game, position, encoding) {
   const { name, size } = encodingOf(game, encoding);

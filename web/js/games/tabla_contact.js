@@ -27,6 +27,7 @@
  */
 
 import { HOME, POINTS } from "../core/position.js";
+import { count, passingRolls } from "./contact_common.js";
 
 /** The features of each side, in their order; the mover's of feature `f` is column
  * `2 * f` after `expert`'s, the opponent's the next. */
@@ -50,39 +51,6 @@ const CONTAIN_FROM = 9; // containment: an enemy checker on its bar or the side'
 const TIMING_SCALE = 285; // 15 checkers on the bar, 19 pips each to the home board
 /** The bits of points 1 to 24. */
 const BOARD = ((1 << (POINTS + 1)) - 1) & ~1;
-
-/** `[mask]`: the non-double rolls of 36 that move a checker their whole count through open
- * points, where bit `k - 1` of `mask` says the point `k` pips ahead is blocked (the 11 points a
- * non-double reaches). */
-const NON_DOUBLES = (() => {
-  const table = new Int32Array(1 << 11);
-  for (let mask = 0; mask < 1 << 11; mask++) {
-    for (let d1 = 1; d1 <= 6; d1++) {
-      for (let d2 = d1 + 1; d2 <= 6; d2++) {
-        const clear = [d1, d2, d1 + d2].map((k) => !((mask >> (k - 1)) & 1));
-        if (clear[2] && (clear[0] || clear[1])) table[mask] += 2;
-      }
-    }
-  }
-  return table;
-})();
-/** `[die - 1]`: the bits of the points a double's four moves stop on, in the same masks. */
-const DOUBLES = Array.from({ length: 6 }, (_, d) => {
-  let bits = 0;
-  for (let k = 1; k <= 4; k++) bits |= 1 << (k * (d + 1) - 1);
-  return bits;
-});
-
-/** Of the 36 rolls, those that move a checker the whole roll (both dice, or a double's four
- * moves) through open points, where bit `k - 1` of `ahead` says the point `k` pips ahead is
- * blocked (off the board is open). */
-function passingRolls(ahead) {
-  let total = NON_DOUBLES[ahead & 0x7ff];
-  for (let d = 0; d < 6; d++) {
-    if ((ahead & DOUBLES[d]) === 0) total += 1;
-  }
-  return total;
-}
 
 /** The bits of the blots a side rolling `d1`-`d2` can hit in some order of its moves, in the
  * numbering of the side hit (the hitting side moves up it and enters on the point of the die):
@@ -116,13 +84,6 @@ function hits(blots, hitters, blocks, waiting, d1, d2) {
     hit |= movers & blots;
   }
   return hit;
-}
-
-/** The bits set in `mask` (below bit 31). */
-function count(mask) {
-  let n = 0;
-  for (; mask; mask &= mask - 1) n += 1;
-  return n;
 }
 
 /** The contact features of one side into `out[at + 2 * f]` for feature `f` of

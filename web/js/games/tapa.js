@@ -34,6 +34,7 @@ import {
   total,
 } from "../core/position.js";
 import { checkFlags } from "../core/rules.js";
+import { CONTACT_SIZE, contactInto } from "./tapa_contact.js";
 
 const KEYS = ["own", "opp", "own_pinned", "opp_pinned", "own_off", "opp_off"];
 
@@ -319,6 +320,7 @@ const OFF = PINS + 2 * POINTS;
 const MOTHER = OFF + 2;
 const RAW_SIZE = MOTHER + 6;
 const DIE = 6;
+const EXPERT_FEATURES = 10;
 
 /**
  * Write the features of `position` into `out` from index `at` (Python's tapa_env/encoding.py).
@@ -329,7 +331,9 @@ const DIE = 6;
  * that one pinned (6). `expert` (`expert-v1`, 258): `raw`, then, each side mover first: pip
  * counts over 360; lone unpinned checkers that a movable enemy checker reaches with one die,
  * over 5; pinned enemy checkers held, over 5; points made in the side's home, over 6; the
- * mother at risk (alone, unpinned, a movable enemy checker within one die).
+ * mother at risk (alone, unpinned, a movable enemy checker within one die). `contact`
+ * (`tapa-contact-v1`, 276): `expert`, then nine contact features of each side
+ * (web/js/games/tapa_contact.js). `name` is the encoding's.
  */
 export function encodeInto(position, name, out, at) {
   const own = position.own;
@@ -407,12 +411,18 @@ export function encodeInto(position, name, out, at) {
   out[e + 7] = oppHomePoints / 6;
   out[e + 8] = ownMotherAtRisk ? 1 : 0;
   out[e + 9] = oppMotherAtRisk ? 1 : 0;
+  if (name === "contact") contactInto(position, out, e + EXPERT_FEATURES);
 }
 
 /** The encodings by name: `{name, version, size}`, as a bot file's metadata names them. */
 export const ENCODINGS = Object.freeze({
   raw: Object.freeze({ name: "raw", version: "raw-v1", size: RAW_SIZE }),
-  expert: Object.freeze({ name: "expert", version: "expert-v1", size: RAW_SIZE + 10 }),
+  expert: Object.freeze({ name: "expert", version: "expert-v1", size: RAW_SIZE + EXPERT_FEATURES }),
+  contact: Object.freeze({
+    name: "contact",
+    version: "tapa-contact-v1",
+    size: RAW_SIZE + EXPERT_FEATURES + CONTACT_SIZE,
+  }),
 });
 
 // --- the game --------------------------------------------------------------------------------
