@@ -1,5 +1,6 @@
 """How many of the 36 rolls carry a checker its whole roll past points held against it: the
-escapes and containment of the contact encodings (Tapa's and Tabla's) count them.
+escapes and containment of the contact encodings (Tapa's and Tabla's) count them; and the
+names of those encodings' features, which are the same in both.
 
 A checker's way ahead is a bit mask: bit ``k - 1`` set when the point ``k`` pips ahead is
 held by the other side (off the board is open). A non-double passes when the point of its
@@ -12,7 +13,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-__all__ = ["passing_rolls"]
+__all__ = ["CONTACT_FEATURES", "passing_rolls"]
+
+CONTACT_FEATURES = (
+    "escapes",
+    "containment",
+    "shots",
+    "pip_loss",
+    "back_anchor",
+    "anchored",
+    "timing",
+    "mobility",
+    "prime",
+)
+"""The ``contact`` encoding's features after ``expert``'s, each for the mover then the
+opponent: the same nine in Tapa's and Tabla's."""
 
 
 def _non_double_table() -> np.ndarray:

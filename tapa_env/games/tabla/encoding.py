@@ -47,22 +47,10 @@ import numpy as np
 
 from ...count_units import POINT_UNITS, point_units
 from ...layout import CHECKERS, OPP, OPP_BAR, OWN, OWN_BAR, POINTS
-from ..passing import passing_rolls
+from ..passing import CONTACT_FEATURES, passing_rolls
 
 TABLA_RAW_SIZE = POINT_UNITS + 4
 TABLA_EXPERT_SIZE = TABLA_RAW_SIZE + 8
-CONTACT_FEATURES = (
-    "escapes",
-    "containment",
-    "shots",
-    "pip_loss",
-    "back_anchor",
-    "anchored",
-    "timing",
-    "mobility",
-    "prime",
-)
-"""The ``contact`` encoding's features after ``expert``'s, each for the mover then the opponent."""
 TABLA_CONTACT_SIZE = TABLA_EXPERT_SIZE + 2 * len(CONTACT_FEATURES)
 _HOME = 6
 _BAR_PIPS = 25

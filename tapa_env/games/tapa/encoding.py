@@ -64,7 +64,7 @@ import numpy as np
 
 from ...count_units import COUNT_UNITS, UNITS
 from ...layout import CHECKERS, OPP, OWN, PIN, POINTS
-from ..passing import passing_rolls
+from ..passing import CONTACT_FEATURES, passing_rolls
 
 __all__ = [
     "CONTACT_COLUMNS",
@@ -101,18 +101,6 @@ MOTHER = OFF + 2
 RAW_SIZE = MOTHER + 6
 EXPERT_FEATURES = 10
 EXPERT_SIZE = RAW_SIZE + EXPERT_FEATURES
-CONTACT_FEATURES = (
-    "escapes",
-    "containment",
-    "shots",
-    "pip_loss",
-    "back_anchor",
-    "anchored",
-    "timing",
-    "mobility",
-    "prime",
-)
-"""The ``contact`` encoding's features after ``expert``'s, each for the mover then the opponent."""
 CONTACT_COLUMNS = 2 * len(CONTACT_FEATURES)
 CONTACT_SIZE = EXPERT_SIZE + CONTACT_COLUMNS
 FIRST_LAYER = "pins"

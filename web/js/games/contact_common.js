@@ -7,8 +7,24 @@
  * A checker's way ahead is a bit mask: bit `k - 1` set when the point `k` pips ahead is held by
  * the other side (off the board is open). A non-double passes when the point of its whole count
  * is open and one of its dice stops on an open point; a double when the four points its moves
- * stop on are open.
+ * stop on are open. Both games' contact features are the same nine, named here.
  */
+
+/** The features of each side, in their order; the mover's of feature `f` is column
+ * `2 * f` after `expert`'s, the opponent's the next. */
+export const CONTACT_FEATURES = Object.freeze([
+  "escapes",
+  "containment",
+  "shots",
+  "pip_loss",
+  "back_anchor",
+  "anchored",
+  "timing",
+  "mobility",
+  "prime",
+]);
+/** The columns `contact` adds after `expert`'s. */
+export const CONTACT_SIZE = 2 * CONTACT_FEATURES.length;
 
 /** `[mask]`: the non-double rolls of 36 that move a checker their whole count through open
  * points, where bit `k - 1` of `mask` says the point `k` pips ahead is blocked (the 11 points a

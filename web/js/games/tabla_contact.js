@@ -29,21 +29,7 @@
 import { HOME, POINTS } from "../core/position.js";
 import { count, passingRolls } from "./contact_common.js";
 
-/** The features of each side, in their order; the mover's of feature `f` is column
- * `2 * f` after `expert`'s, the opponent's the next. */
-export const CONTACT_FEATURES = Object.freeze([
-  "escapes",
-  "containment",
-  "shots",
-  "pip_loss",
-  "back_anchor",
-  "anchored",
-  "timing",
-  "mobility",
-  "prime",
-]);
-/** The columns `contact` adds after `expert`'s. */
-export const CONTACT_SIZE = 2 * CONTACT_FEATURES.length;
+export { CONTACT_FEATURES, CONTACT_SIZE } from "./contact_common.js";
 
 const BAR_PIPS = 25;
 const ROLLS = 36;
