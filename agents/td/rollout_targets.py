@@ -2,9 +2,9 @@
 
 TD(λ) learns each afterstate from the one game it was played in. A rollout values it over
 many games played on from it, the dice of the first two turns stratified
-(:mod:`agents.analysis.rollout`), so its target is far less noisy: one step of policy
-improvement, as open-source bots train on rolled-out positions. Three steps, each a
-subcommand, each writing a file:
+(:mod:`agents.analysis.rollout`), so its target is far less noisy, as open-source bots train
+on rolled-out positions (docs/training.md says what it did for Tabla's bot). Three steps,
+each a subcommand, each writing a file:
 
 ``collect BOT DATA``
     plays ``--games`` self-play games with the bot (1-ply, both sides) and keeps each
@@ -17,7 +17,7 @@ subcommand, each writing a file:
 ``fit BOT DATA OUT``
     trains the bot's network on those outcome chances (cross-entropy, the loss TD(λ)
     training uses) for ``--epochs`` with Adam, a tenth held out to report the loss on, and
-    writes ``OUT`` as a bot file.
+    writes ``OUT``, a checkpoint that plays (without the state to resume training).
 
     python -m agents.td.rollout_targets collect checkpoints/tabla-td.pt runs/rt.npz
     python -m agents.td.rollout_targets label checkpoints/tabla-td.pt runs/rt.npz
@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +39,7 @@ from tapa_env.batch import Games
 from tapa_env.encoding import get_encoding
 
 from ..bearoff.database import race_positions
+from ..errors import PlayerSpecError
 from ..storage.files import write_atomically
 from . import checkpoint
 from .loading import load as load_td_player
@@ -54,7 +56,7 @@ def collect(player, games: int, keep: float, seed: int, batch: int = 256) -> np.
     table = Games(min(batch, games), rules=player.rules)
     slots = np.arange(table.count)
     table.start(slots, rng)
-    started, finished = table.count, 0
+    started = table.count
     live = np.ones(table.count, dtype=bool)
     kept = []
     with tqdm(total=games, desc="collect", unit="game", file=sys.stderr) as bar:
@@ -70,7 +72,6 @@ def collect(player, games: int, keep: float, seed: int, batch: int = 256) -> np.
             contact = ~ended & ~race_positions(chosen, check=False)
             kept.append(chosen[contact & (rng.random(len(which)) < keep)])
             done = which[ended]
-            finished += len(done)
             bar.update(len(done))
             restart = done[: max(0, games - started)]
             if restart.size:
@@ -84,10 +85,19 @@ def label(player, data: Path, trials: int, truncate: int | None, seed: int) -> N
     """Roll out the afterstates of ``data`` not yet labelled, saving after every chunk."""
     from ..analysis.rollout import roll_out
 
-    content = dict(np.load(data))
+    content = read_data(data, player.rules.game)
     rows = content["rows"]
     targets = content.get("targets", np.zeros((len(rows), 5), dtype=np.float32))
-    done = int(content.get("labelled", 0))
+    done = int(content["labelled"])
+    if done and (int(content["trials"]), int(content["truncate"])) != (
+        trials,
+        truncate_of(truncate),
+    ):
+        raise SystemExit(
+            f"{data}: its first {done} afterstates were rolled out with --trials "
+            f"{int(content['trials'])} --truncate {int(content['truncate'])}; go on with "
+            "those, or collect anew"
+        )
     with tqdm(total=len(rows), initial=done, desc="label", unit="pos", file=sys.stderr) as bar:
         while done < len(rows):
             part = slice(done, min(done + CHUNK, len(rows)))
@@ -99,10 +109,11 @@ def label(player, data: Path, trials: int, truncate: int | None, seed: int) -> N
             store(
                 data,
                 rows=rows,
+                game=content["game"],
                 targets=targets,
                 labelled=done,
                 trials=trials,
-                truncate=-1 if truncate is None else truncate,
+                truncate=truncate_of(truncate),
             )
             bar.update(part.stop - part.start)
 
@@ -114,7 +125,7 @@ def fit(bot: Path, data: Path, out: Path, epochs: int, lr: float, batch: int, se
     content = checkpoint.read(bot)
     network = checkpoint.network_of(content)
     shape = network.shape
-    stored = np.load(data)
+    stored = read_data(data, shape.game)
     labelled = int(stored["labelled"])
     if labelled < 10:
         raise SystemExit(f"{data}: {labelled} afterstates are labelled; run the label step first")
@@ -163,8 +174,31 @@ def fit(bot: Path, data: Path, out: Path, epochs: int, lr: float, batch: int, se
     print(f"wrote {out}", flush=True)
 
 
+def truncate_of(truncate: int | None) -> int:
+    """How the data file stores ``truncate``: ``-1`` for games played out."""
+    return -1 if truncate is None else truncate
+
+
 def store(path: Path, **arrays) -> None:
+    """Write the data file ``path`` (a numpy ``.npz``) atomically."""
     write_atomically(Path(path), lambda file: np.savez(file, **arrays))
+
+
+def read_data(path: Path, game: str) -> dict:
+    """The arrays of the data file ``path``, checked to be afterstates of ``game`` written by
+    ``collect``; a ``SystemExit`` names the file and the problem."""
+    try:
+        with np.load(path) as stored:
+            content = {key: stored[key] for key in stored.files}
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such file; write it with the collect step") from None
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise SystemExit(f"{path}: not a data file of the collect step ({error})") from None
+    if not {"rows", "game", "labelled"} <= content.keys():
+        raise SystemExit(f"{path}: not a data file of the collect step (no rows, game, labelled)")
+    if str(content["game"]) != game:
+        raise SystemExit(f"{path}: holds {content['game']} afterstates, and the bot plays {game}")
+    return content
 
 
 def main(arguments: list[str] | None = None) -> None:
@@ -189,22 +223,29 @@ def main(arguments: list[str] | None = None) -> None:
     three.add_argument("data", type=Path)
     three.add_argument("out", type=Path)
     three.add_argument("--epochs", type=int, default=4)
-    three.add_argument("--lr", type=float, default=0.0001)
+    three.add_argument("--lr", type=float, default=0.0003)
     three.add_argument("--batch", type=int, default=128)
     three.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(arguments)
     if args.step == "collect" and not 0 < args.keep <= 1:
         parser.error(f"--keep is a chance in (0, 1], got {args.keep}")
+    if args.step == "collect" and args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
     if args.step == "label" and args.trials < 1:
         parser.error(f"--trials must be at least 1, got {args.trials}")
+    if args.step == "fit" and args.out.resolve() == args.bot.resolve():
+        parser.error(f"OUT is the bot {args.bot} itself; write the trained bot beside it")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    if args.step == "fit":
-        fit(args.bot, args.data, args.out, args.epochs, args.lr, args.batch, args.seed)
-        return
-    player = load_td_player(args.bot)
+    try:
+        if args.step == "fit":
+            fit(args.bot, args.data, args.out, args.epochs, args.lr, args.batch, args.seed)
+            return
+        player = load_td_player(args.bot)
+    except PlayerSpecError as error:
+        raise SystemExit(str(error)) from None
     if args.step == "collect":
         rows = collect(player, args.games, args.keep, args.seed)
-        store(args.data, rows=rows, labelled=0)
+        store(args.data, rows=rows, game=player.rules.game, labelled=0)
         print(f"kept {len(rows)} contact afterstates in {args.data}")
     else:
         label(
