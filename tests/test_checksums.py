@@ -275,7 +275,9 @@ def test_the_shipped_bot_and_its_bot_file_carry_checksums_of_the_same_weights():
     assert exported.metadata["games_trained"] == content["games_trained"]
 
 
-@pytest.mark.parametrize("name", ["archive/tapa-td-v1.pt", "tapa-novice.pt"])
+@pytest.mark.parametrize(
+    "name", ["archive/tapa-td-v1.pt", "archive/tapa-td-expert.pt", "tapa-novice.pt"]
+)
 def test_the_other_committed_checkpoints_pass_their_checksums_and_play(name):
     content = td_checkpoint.read(ROOT / "checkpoints" / name)
     assert content[CHECKSUM] == digest({k: v for k, v in content.items() if k != CHECKSUM})
@@ -284,8 +286,12 @@ def test_the_other_committed_checkpoints_pass_their_checksums_and_play(name):
     assert results.turns.sum() > 0
 
 
-def test_the_shipped_bot_is_the_first_one_widened():
+def test_the_shipped_bot_is_the_first_one_widened_then_given_the_contact_inputs():
     first = td_checkpoint.read(ROOT / "checkpoints" / "archive" / "tapa-td-v1.pt")
+    second = td_checkpoint.read(ROOT / "checkpoints" / "archive" / "tapa-td-expert.pt")
     shipped = td_checkpoint.read(ROOT / "checkpoints" / "tapa-td.pt")
-    assert first["network"]["hidden"] == [160] and shipped["network"]["hidden"] == [320]
-    assert shipped["encoding"] == first["encoding"] and shipped["rules"] == first["rules"]
+    assert first["network"]["hidden"] == [160] and second["network"]["hidden"] == [320]
+    assert second["encoding"] == first["encoding"] == "expert"
+    assert shipped["network"]["hidden"] == [320] and shipped["encoding"] == "contact"
+    assert shipped["config"]["agent"]["start_from"] == "checkpoints/archive/tapa-td-expert.pt"
+    assert shipped["rules"] == second["rules"] == first["rules"]

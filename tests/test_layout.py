@@ -256,8 +256,13 @@ def test_documented_overrides_and_the_shipped_experiment_still_compose():
     )
     shipped = composed("+experiment=tapa-td")
     assert shipped["agent"]["hidden"] == 320 and shipped["learner"]["lr_final"] == 0.00002
-    assert shipped["agent"]["start_from"] == "checkpoints/archive/tapa-td-v1.pt"
-    assert shipped["total_games"] == 4_000_000 and shipped["hydra"]["run"]["dir"] == "runs/tapa-td"
+    assert shipped["agent"]["encoding"] == "contact"
+    assert shipped["agent"]["start_from"] == "checkpoints/archive/tapa-td-expert.pt"
+    assert shipped["total_games"] == 600_000 and shipped["hydra"]["run"]["dir"] == "runs/tapa-td"
+    second = composed("+experiment=tapa-td-expert")
+    assert second["agent"]["hidden"] == 320 and second["agent"]["encoding"] == "expert"
+    assert second["agent"]["start_from"] == "checkpoints/archive/tapa-td-v1.pt"
+    assert second["total_games"] == 4_000_000
     first = composed("+experiment=tapa-td-v1")
     assert first["agent"]["hidden"] == 160 and first["learner"]["lr_final"] == 0.00005
     assert first["total_games"] == 2_000_000 and first["hydra"]["run"]["dir"] == "runs/tapa-td-v1"

@@ -78,7 +78,7 @@ export const LEVELS = Object.freeze(
       id: "1ply",
       label: "1-ply",
       description:
-        "the shipped network, the best play by its equity; wins 86% / 80% / 80% against the offensive / defensive / adaptive bots",
+        "the shipped network, the best play by its equity; wins 86% / 81% / 82% against the offensive / defensive / adaptive bots",
       model: "tapa-td",
       ply: 1,
       player: "checkpoints/tapa-td.pt@nobearoff",
