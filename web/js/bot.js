@@ -87,7 +87,7 @@ export const LEVELS = Object.freeze(
       id: "2ply",
       label: "2-ply",
       description:
-        "the shipped network, looking one roll further for its best 4 plays; wins 89% / 83% / 84% against the offensive / defensive / adaptive bots",
+        "the shipped network, looking one roll further for its best 4 plays; wins 88% / 82% / 83% against the offensive / defensive / adaptive bots",
       model: "tapa-td",
       ply: 2,
       candidates: CANDIDATES,
