@@ -196,7 +196,7 @@ def test_a_damaged_database_ends_evaluate_py_in_one_line_also_from_its_workers(
             sys.executable,
             "evaluate.py",
             "players=[checkpoints/tapa-td.pt,offensive]",
-            "games=2",
+            "games=20",  # enough for a race, where the database is first read
             f"workers={workers}",
             f"hydra.run.dir={tmp_path / 'out'}",
         ],
