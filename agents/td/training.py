@@ -137,8 +137,7 @@ def extended(theirs: dict, ours: dict) -> dict:
     ``theirs`` computes: its weights, with zero weights from the inputs it did not read,
     which training then moves."""
     weights = {key: value.clone() for key, value in theirs.items()}
-    first = ours["layers.0.weight"].clone()
-    first.zero_()
+    first = torch.zeros_like(ours["layers.0.weight"])
     first[:, : theirs["layers.0.weight"].shape[1]] = theirs["layers.0.weight"]
     weights["layers.0.weight"] = first
     return weights
